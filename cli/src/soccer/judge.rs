@@ -1,0 +1,12 @@
+//! `quadrille soccer judge`.
+
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    input: String,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("{}: soccer judge is not built yet", args.input)
+}

@@ -1,0 +1,29 @@
+//! `quadrille soccer judge | moves | referee | play`.
+
+use std::process::ExitCode;
+
+mod judge;
+mod moves;
+mod play;
+mod referee;
+
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Judge a game record and print the outcome as JSON.
+    Judge(judge::Args),
+    /// List every legal complete turn for the player to move.
+    Moves(moves::Args),
+    /// Referee games between boards, bots and the engine.
+    Referee(referee::Args),
+    /// Let the engine act as a board on a serial port.
+    Play(play::Args),
+}
+
+pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Judge(args) => judge::run(args),
+        Command::Moves(args) => moves::run(args),
+        Command::Referee(args) => referee::run(args),
+        Command::Play(args) => play::run(args),
+    }
+}

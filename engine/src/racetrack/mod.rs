@@ -1,0 +1,4 @@
+//! Racetrack ("F1 pilot"): see `../shared/spec/racetrack.md`.
+//!
+//! Layers: the circuit grid and its file formats, conformity (VERIFCIR), physics (collision,
+//! finish line, timing), result files and the judge (TESTF1), pilots, and the pools contest.

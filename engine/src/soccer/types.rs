@@ -1,0 +1,215 @@
+//! Vocabulary shared by the rules, the engine and the protocol.
+
+use std::fmt;
+
+/// A player. Red defends the top goal (y = -1) and attacks the bottom one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Red,
+    Blue,
+}
+
+impl Side {
+    /// The other player.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::Red => Side::Blue,
+            Side::Blue => Side::Red,
+        }
+    }
+
+    /// The word used in records, JSON and the CLI: `red` or `blue`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Red => "red",
+            Side::Blue => "blue",
+        }
+    }
+
+    /// The colour letter of the protocol's `c` message: `r` or `b`.
+    pub fn letter(self) -> u8 {
+        match self {
+            Side::Red => b'r',
+            Side::Blue => b'b',
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A point of the field in the spec's coordinates; goal points have y = -1 or y = L + 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    pub x: i16,
+    pub y: i16,
+}
+
+impl Point {
+    pub const fn new(x: i16, y: i16) -> Self {
+        Self { x, y }
+    }
+
+    /// The neighbour one step away in `dir` (it may lie outside the field).
+    pub fn step(self, dir: Dir) -> Point {
+        let (dx, dy) = dir.delta();
+        Point::new(self.x + dx, self.y + dy)
+    }
+}
+
+/// One of the eight step directions, coded like the protocol's digits: `0` = N, clockwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    N = 0,
+    NE = 1,
+    E = 2,
+    SE = 3,
+    S = 4,
+    SW = 5,
+    W = 6,
+    NW = 7,
+}
+
+impl Dir {
+    /// All directions in digit order.
+    pub const ALL: [Dir; 8] = [
+        Dir::N,
+        Dir::NE,
+        Dir::E,
+        Dir::SE,
+        Dir::S,
+        Dir::SW,
+        Dir::W,
+        Dir::NW,
+    ];
+
+    /// The direction of a protocol digit `b'0'..=b'7'`.
+    pub fn from_digit(b: u8) -> Option<Dir> {
+        match b {
+            b'0'..=b'7' => Some(Dir::ALL[(b - b'0') as usize]),
+            _ => None,
+        }
+    }
+
+    /// The protocol digit of this direction.
+    pub fn digit(self) -> u8 {
+        b'0' + self as u8
+    }
+
+    /// The step as (dx, dy), with y growing downwards (south, toward blue's goal).
+    pub fn delta(self) -> (i16, i16) {
+        match self {
+            Dir::N => (0, -1),
+            Dir::NE => (1, -1),
+            Dir::E => (1, 0),
+            Dir::SE => (1, 1),
+            Dir::S => (0, 1),
+            Dir::SW => (-1, 1),
+            Dir::W => (-1, 0),
+            Dir::NW => (-1, -1),
+        }
+    }
+
+    /// The direction pointing back along the same segment.
+    pub fn reverse(self) -> Dir {
+        Dir::ALL[(self as usize + 4) % 8]
+    }
+}
+
+/// Why a game ended, in the judge's words (spec §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    Goal,
+    OwnGoal,
+    Stuck,
+    IllegalStep,
+    IncompleteTurn,
+    AfterEnd,
+    Timeout,
+    Disconnect,
+}
+
+impl Reason {
+    /// The word used in records and JSON, e.g. `own_goal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Goal => "goal",
+            Reason::OwnGoal => "own_goal",
+            Reason::Stuck => "stuck",
+            Reason::IllegalStep => "illegal_step",
+            Reason::IncompleteTurn => "incomplete_turn",
+            Reason::AfterEnd => "after_end",
+            Reason::Timeout => "timeout",
+            Reason::Disconnect => "disconnect",
+        }
+    }
+
+    /// Parses a reason word as written by [`Reason::name`].
+    pub fn from_name(s: &str) -> Option<Reason> {
+        [
+            Reason::Goal,
+            Reason::OwnGoal,
+            Reason::Stuck,
+            Reason::IllegalStep,
+            Reason::IncompleteTurn,
+            Reason::AfterEnd,
+            Reason::Timeout,
+            Reason::Disconnect,
+        ]
+        .into_iter()
+        .find(|r| r.name() == s)
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The end of a game: who won and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub winner: Side,
+    pub reason: Reason,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_round_trip_and_reverse_is_opposite() {
+        for d in Dir::ALL {
+            assert_eq!(Dir::from_digit(d.digit()), Some(d));
+            let (dx, dy) = d.delta();
+            let (rx, ry) = d.reverse().delta();
+            assert_eq!((dx + rx, dy + ry), (0, 0));
+        }
+        assert_eq!(Dir::from_digit(b'8'), None);
+        assert_eq!(Dir::S.delta(), (0, 1));
+        assert_eq!(Dir::NE.delta(), (1, -1));
+    }
+
+    #[test]
+    fn reason_names_round_trip() {
+        for name in [
+            "goal",
+            "own_goal",
+            "stuck",
+            "illegal_step",
+            "incomplete_turn",
+            "after_end",
+            "timeout",
+            "disconnect",
+        ] {
+            assert_eq!(Reason::from_name(name).map(Reason::name), Some(name));
+        }
+        assert_eq!(Reason::from_name("draw"), None);
+    }
+}

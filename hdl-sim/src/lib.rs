@@ -1,0 +1,1 @@
+//! hdl-sim: runs a yosys JSON netlist cycle by cycle, natively and in WebAssembly.
