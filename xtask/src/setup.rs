@@ -1,0 +1,316 @@
+//! Installing what the build and the tests need, when it is missing.
+//!
+//! Each check is cheap (a `--version` call or a file time), so `serve` and `test` run the whole
+//! setup every time and a warm machine pays almost nothing. Everything comes from a package
+//! registry: rustup for the wasm32 standard library, crates.io for trunk and wasm-bindgen-cli,
+//! npm for binaryen's wasm-opt and playwright-core, apt for Chromium and the HDL tools.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::{Context, Result, bail};
+
+use crate::lockfile;
+use crate::process::{self, Env, output_of, run};
+use crate::workspace::Workspace;
+
+/// The wasm target every browser build and test compiles for.
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// trunk's version is pinned: 0.22 needs a newer rustc than the project's.
+const TRUNK_VERSION: &str = "0.21.14";
+
+/// A program the tests need from the system's package manager.
+struct SystemPackage {
+    binary: &'static str,
+    /// The Debian package that provides `binary`.
+    package: &'static str,
+    purpose: &'static str,
+}
+
+/// Node.js runs the Playwright suite; the Debian packages are used only if it is missing.
+const NODE_PACKAGES: [SystemPackage; 2] = [
+    SystemPackage {
+        binary: "node",
+        package: "nodejs",
+        purpose: "runs the e2e suite",
+    },
+    SystemPackage {
+        binary: "npm",
+        package: "npm",
+        purpose: "installs the e2e packages",
+    },
+];
+
+/// What `cargo xtask test` needs besides Node.js.
+const TEST_PACKAGES: [SystemPackage; 5] = [
+    SystemPackage {
+        binary: "chromium",
+        package: "chromium",
+        purpose: "the headless browser of the wasm and e2e tests",
+    },
+    SystemPackage {
+        binary: "chromedriver",
+        package: "chromium-driver",
+        purpose: "drives Chromium for wasm-bindgen-test",
+    },
+    SystemPackage {
+        binary: "yosys",
+        package: "yosys",
+        purpose: "synthesises hdl/ for hdl-sim",
+    },
+    SystemPackage {
+        binary: "iverilog",
+        package: "iverilog",
+        purpose: "simulates hdl/ test benches",
+    },
+    SystemPackage {
+        binary: "verilator",
+        package: "verilator",
+        purpose: "lints hdl/",
+    },
+];
+
+/// Paths of the installed tools the stages call.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    pub trunk: PathBuf,
+    pub wasm_bindgen_test_runner: PathBuf,
+    pub node: PathBuf,
+    pub chromium: Option<PathBuf>,
+    pub chromedriver: Option<PathBuf>,
+}
+
+/// Finds or installs the tools, printing one line per check and the installers' own progress.
+pub struct Setup<'a> {
+    ws: &'a Workspace,
+    env: Env,
+}
+
+impl<'a> Setup<'a> {
+    pub fn new(ws: &'a Workspace) -> Self {
+        let mut prefix = vec![ws.node_bin()];
+        prefix.extend(process::cargo_bin_dir());
+        let env = Env::with_path_prefix(&prefix).unwrap_or_else(|_| {
+            Env::with_path_prefix(&[]).expect("the inherited PATH is already valid")
+        });
+        Self { ws, env }
+    }
+
+    /// The environment (PATH) children must run with to find the installed tools.
+    pub fn env(&self) -> &Env {
+        &self.env
+    }
+
+    /// What `serve` needs: the wasm target, wasm-bindgen-cli, trunk and, for release builds
+    /// (which run wasm-opt), the npm packages.
+    pub fn for_build(&self, release: bool) -> Result<Tools> {
+        if release {
+            self.system_packages(&NODE_PACKAGES)?;
+        }
+        self.wasm_target()?;
+        let wasm_bindgen_test_runner = self.wasm_bindgen()?;
+        let trunk = self.cargo_tool("trunk", "trunk", TRUNK_VERSION, true, "7")?;
+        let node = match release {
+            true => self.npm_packages()?,
+            false => self.env.which("node").unwrap_or_else(|| "node".into()),
+        };
+        Ok(Tools {
+            trunk,
+            wasm_bindgen_test_runner,
+            node,
+            chromium: None,
+            chromedriver: None,
+        })
+    }
+
+    /// Everything `cargo xtask test` needs.
+    pub fn everything(&self) -> Result<Tools> {
+        self.system_packages(NODE_PACKAGES.iter().chain(&TEST_PACKAGES))?;
+        let mut tools = self.for_build(true)?;
+        tools.chromium = self.env.which("chromium");
+        tools.chromedriver = self.env.which("chromedriver");
+        Ok(tools)
+    }
+
+    fn wasm_target(&self) -> Result<()> {
+        let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+        let sysroot = output_of(self.env.command(rustc).args(["--print", "sysroot"]));
+        let installed = sysroot.is_some_and(|root| {
+            Path::new(root.trim())
+                .join("lib/rustlib")
+                .join(WASM_TARGET)
+                .join("lib")
+                .is_dir()
+        });
+        if installed {
+            println!("setup: rust target {WASM_TARGET}: present");
+            return Ok(());
+        }
+        println!("setup: rust target {WASM_TARGET}: missing, installing it with rustup");
+        if self.env.which("rustup").is_none() {
+            bail!(
+                "the Rust standard library for {WASM_TARGET} is missing and rustup is not \
+                 installed; install the target with your Rust distribution and run again"
+            );
+        }
+        run(self
+            .env
+            .command("rustup")
+            .args(["target", "add", WASM_TARGET]))
+        .with_context(|| format!("could not install the {WASM_TARGET} target"))
+    }
+
+    /// wasm-bindgen-cli at exactly the `wasm-bindgen` version of Cargo.lock; returns the test
+    /// runner it ships.
+    fn wasm_bindgen(&self) -> Result<PathBuf> {
+        let lock = std::fs::read_to_string(self.ws.lock_file()).context("reading Cargo.lock")?;
+        let version = lockfile::locked_version(&lock, "wasm-bindgen")?;
+        // Without --locked: the CLI's own lock file pins dependencies that no longer build.
+        self.cargo_tool("wasm-bindgen", "wasm-bindgen-cli", &version, false, "4")?;
+        self.env
+            .which("wasm-bindgen-test-runner")
+            .context("wasm-bindgen-cli is installed but wasm-bindgen-test-runner is not on PATH")
+    }
+
+    /// Makes sure `binary --version` reports `version`, installing `krate` from crates.io if not.
+    fn cargo_tool(
+        &self,
+        binary: &str,
+        krate: &str,
+        version: &str,
+        locked: bool,
+        minutes: &str,
+    ) -> Result<PathBuf> {
+        let found = self.env.which(binary);
+        let found_version = found
+            .as_ref()
+            .and_then(|path| output_of(self.env.command(path).arg("--version")))
+            .and_then(|out| out.split_whitespace().nth(1).map(str::to_owned));
+        match (&found, found_version.as_deref()) {
+            (Some(path), Some(v)) if v == version => {
+                println!("setup: {binary} {version}: present ({})", path.display());
+                return Ok(path.clone());
+            }
+            (Some(_), Some(other)) => {
+                println!("setup: {binary} {other} found but {version} is required: installing it")
+            }
+            _ => println!("setup: {binary} {version}: missing, installing it"),
+        }
+        println!(
+            "setup: cargo install {krate} {version} (compiles from crates.io, about {minutes} \
+             minutes on 2 cores; cargo shows its progress below)"
+        );
+        let mut install = self.env.cargo();
+        install.args(["install", krate, "--version", version, "--force"]);
+        if locked {
+            install.arg("--locked");
+        }
+        run(&mut install).with_context(|| {
+            format!(
+                "could not install {krate} {version} (is crates.io reachable?); install it by \
+                 hand with `{}` and run again",
+                process::display(&install)
+            )
+        })?;
+        self.env.which(binary).with_context(|| {
+            format!("{krate} was installed but `{binary}` is not on PATH nor in cargo's bin dir")
+        })
+    }
+
+    /// Runs `npm ci` in `e2e/` unless `node_modules` is newer than `package-lock.json`;
+    /// returns the path of node.
+    fn npm_packages(&self) -> Result<PathBuf> {
+        let node = self.env.which("node").context("node is not installed")?;
+        let e2e = self.ws.e2e();
+        let lock = e2e.join("package-lock.json");
+        let stamp = e2e.join("node_modules/.package-lock.json");
+        let fresh = match (modified(&stamp), modified(&lock)) {
+            (Some(installed), Some(locked)) => installed >= locked,
+            _ => false,
+        };
+        if fresh && self.ws.node_bin().join("wasm-opt").exists() {
+            println!("setup: e2e npm packages: present (e2e/node_modules)");
+            return Ok(node);
+        }
+        println!(
+            "setup: e2e npm packages: installing them from e2e/package-lock.json \
+             (playwright-core, binaryen's wasm-opt)"
+        );
+        let npm = self.env.which("npm").context("npm is not installed")?;
+        let mut command = self.env.command(npm);
+        command
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&e2e);
+        run(&mut command)
+            .context("could not install the e2e npm packages (is registry.npmjs.org reachable?)")?;
+        Ok(node)
+    }
+
+    /// Installs the missing `packages` with apt when running as root on Debian; otherwise says
+    /// exactly what to install.
+    fn system_packages<'p>(
+        &self,
+        packages: impl IntoIterator<Item = &'p SystemPackage>,
+    ) -> Result<()> {
+        let mut missing = Vec::new();
+        for package in packages {
+            match self.env.which(package.binary) {
+                Some(path) => println!("setup: {}: present ({})", package.binary, path.display()),
+                None => missing.push(package),
+            }
+        }
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<&str> = missing.iter().map(|p| p.package).collect();
+        for package in &missing {
+            println!("setup: {}: missing ({})", package.binary, package.purpose);
+        }
+        let apt = self.env.which("apt-get");
+        if !(is_root() && Path::new("/etc/debian_version").exists() && apt.is_some()) {
+            bail!(
+                "missing system packages: {}.\nInstall them with your package manager and run \
+                 again; on Debian or Ubuntu: sudo apt-get install {}",
+                missing
+                    .iter()
+                    .map(|p| p.binary)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                names.join(" ")
+            );
+        }
+        println!("setup: installing {} with apt-get", names.join(" "));
+        let apt = apt.expect("checked above");
+        let apt_env = |command: &mut std::process::Command| {
+            command.env("DEBIAN_FRONTEND", "noninteractive");
+        };
+        let mut update = self.env.command(&apt);
+        update.args(["update", "-q"]);
+        apt_env(&mut update);
+        run(&mut update).context("apt-get update failed")?;
+        let mut install = self.env.command(&apt);
+        install
+            .args(["install", "-y", "-q", "--no-install-recommends"])
+            .args(&names);
+        apt_env(&mut install);
+        run(&mut install).with_context(|| format!("could not install {}", names.join(" ")))?;
+        if let Some(still) = missing.iter().find(|p| self.env.which(p.binary).is_none()) {
+            bail!(
+                "apt-get installed {} but `{}` is still not on PATH",
+                still.package,
+                still.binary
+            );
+        }
+        Ok(())
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    path.metadata().and_then(|m| m.modified()).ok()
+}
+
+/// Whether this process runs as root (apt-get needs it).
+fn is_root() -> bool {
+    output_of(std::process::Command::new("id").arg("-u")).is_some_and(|uid| uid.trim() == "0")
+}

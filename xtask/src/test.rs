@@ -1,0 +1,198 @@
+//! `cargo xtask test`: every check CI runs, in order, stopping at the first failure.
+
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+use crate::cli::TestOptions;
+use crate::process::run;
+use crate::setup::{Setup, Tools, WASM_TARGET};
+use crate::stages::Report;
+use crate::static_server::StaticServer;
+use crate::workspace::{WASM_TEST_CRATES, Workspace};
+
+/// The stages of `cargo xtask test`, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageName {
+    Fmt,
+    Clippy,
+    Test,
+    Wasm,
+    Build,
+    E2e,
+}
+
+impl StageName {
+    pub const ALL: [StageName; 6] = [
+        Self::Fmt,
+        Self::Clippy,
+        Self::Test,
+        Self::Wasm,
+        Self::Build,
+        Self::E2e,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Fmt => "fmt",
+            Self::Clippy => "clippy",
+            Self::Test => "test",
+            Self::Wasm => "wasm",
+            Self::Build => "build",
+            Self::E2e => "e2e",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Self::Fmt => "cargo fmt --check",
+            Self::Clippy => "cargo clippy --workspace --all-targets -- -D warnings",
+            Self::Test => "cargo test --workspace (native)",
+            Self::Wasm => "wasm-bindgen tests in headless Chromium",
+            Self::Build => "trunk build --release",
+            Self::E2e => "Playwright e2e suite against the release build on loopback",
+        }
+    }
+}
+
+pub fn run_tests(options: &TestOptions) -> Result<()> {
+    let ws = Workspace::locate()?;
+    let setup = Setup::new(&ws);
+    let mut report = Report::new();
+    let result = run_stages(&ws, &setup, options, &mut report);
+    report.print_summary();
+    result
+}
+
+fn run_stages(
+    ws: &Workspace,
+    setup: &Setup,
+    options: &TestOptions,
+    report: &mut Report,
+) -> Result<()> {
+    let mut tools = None;
+    report.stage("setup", "install what is missing", || {
+        tools = Some(setup.everything()?);
+        Ok(())
+    })?;
+    let tools = tools.expect("setup succeeded");
+    let wanted = |stage: StageName| {
+        options
+            .only
+            .as_ref()
+            .is_none_or(|only| only.contains(&stage))
+    };
+    for stage in StageName::ALL.into_iter().filter(|s| wanted(*s)) {
+        report.stage(stage.as_str(), stage.what(), || match stage {
+            StageName::Fmt => run(cargo(ws, setup).args(["fmt", "--all", "--", "--check"])),
+            StageName::Clippy => run(cargo(ws, setup).args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ])),
+            StageName::Test => run(cargo(ws, setup).args(["test", "--workspace"])),
+            StageName::Wasm => wasm_tests(ws, setup, &tools),
+            StageName::Build => release_build(ws, setup, &tools),
+            StageName::E2e => e2e(ws, setup, &tools),
+        })?;
+    }
+    Ok(())
+}
+
+fn cargo(ws: &Workspace, setup: &Setup) -> Command {
+    let mut command = setup.env().cargo();
+    command.current_dir(ws.root());
+    command
+}
+
+/// Runs each crate's `tests/wasm_*.rs` in headless Chromium through wasm-bindgen-test-runner.
+fn wasm_tests(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
+    let chromedriver = tools
+        .chromedriver
+        .as_ref()
+        .context("chromedriver is not installed")?;
+    let mut ran = 0;
+    for krate in WASM_TEST_CRATES {
+        let tests = ws.wasm_tests(krate)?;
+        if tests.is_empty() {
+            println!("{krate}: no tests/wasm_*.rs");
+            continue;
+        }
+        let mut command = cargo(ws, setup);
+        command.args(["test", "--target", WASM_TARGET, "-p", krate]);
+        for test in &tests {
+            command.args(["--test", test]);
+        }
+        command
+            .env(
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+                &tools.wasm_bindgen_test_runner,
+            )
+            .env("CHROMEDRIVER", chromedriver)
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "180");
+        run(&mut command)?;
+        ran += tests.len();
+    }
+    if ran == 0 {
+        bail!("no crate has browser tests (tests/wasm_*.rs): nothing was checked in Chromium");
+    }
+    Ok(())
+}
+
+/// The release build that the e2e suite serves.
+fn release_build(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
+    let mut trunk = setup.env().command(&tools.trunk);
+    trunk
+        .args(["build", "--release"])
+        .env("TRUNK_SKIP_VERSION_CHECK", "true")
+        .current_dir(ws.root());
+    run(&mut trunk)?;
+    let index = ws.dist().join("index.html");
+    anyhow::ensure!(
+        index.is_file(),
+        "trunk finished but {} is missing",
+        index.display()
+    );
+    Ok(())
+}
+
+/// Serves `dist/` on loopback and runs the Playwright suite (node's test runner) against it.
+fn e2e(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
+    let index = ws.dist().join("index.html");
+    anyhow::ensure!(
+        index.is_file(),
+        "no release build in dist/: run the `build` stage first"
+    );
+    let chromium = tools
+        .chromium
+        .as_ref()
+        .context("chromium is not installed")?;
+    let server = StaticServer::start(ws.dist(), 0).context("could not start the static server")?;
+    println!("serving {} on {}", ws.dist().display(), server.url());
+    let mut node = setup.env().command(&tools.node);
+    node.args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
+        .env("QUADRILLE_URL", server.url())
+        .env("CHROMIUM", chromium)
+        .current_dir(ws.e2e());
+    run(&mut node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_names_round_trip() {
+        for stage in StageName::ALL {
+            assert_eq!(StageName::parse(stage.as_str()), Some(stage));
+        }
+        assert_eq!(StageName::parse("lint"), None);
+    }
+}
