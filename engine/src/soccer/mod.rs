@@ -4,6 +4,7 @@
 //! `game`, `turns`, `record`), the engine player (`search`), and the wire protocol as sans-IO
 //! state machines (`protocol`, `player`, `referee`).
 
+pub mod protocol;
 pub mod types;
 
 pub use types::{Dir, Outcome, Point, Reason, Side};
