@@ -5,10 +5,15 @@
 
 pub mod circuit;
 pub mod colour;
+pub mod conformity;
+pub mod f1;
+pub mod judge;
 pub mod physics;
 pub mod samples;
 mod text;
 
 pub use circuit::{Circuit, CircuitError, SetError};
+pub use f1::{F1Error, ResultFile};
+pub use judge::{Fault, FaultKind, Lap, Verdict, judge};
 pub use physics::{FinishLine, Pos};
 pub use text::LineEnding;

@@ -1,0 +1,61 @@
+//! The plain breadth-first search: the reference the optimal pilot is checked and measured
+//! against. Same states, same moves ([`Track::for_each_step`]), no heuristic: it expands every
+//! state closer to the start than the finish, layer by layer.
+
+use crate::racetrack::physics::Pos;
+use crate::racetrack::Circuit;
+
+use super::model::{State, Step, Track};
+use super::statemap::StateMap;
+use super::{Fraction, Lap, LapTime, PilotError, SearchStats, Trail};
+
+/// The best lap by plain breadth-first search: fewest moves, then the smallest final fraction.
+pub fn plain_bfs(circuit: &Circuit) -> Result<Lap, PilotError> {
+    plain_bfs_with_stats(circuit).0
+}
+
+/// [`plain_bfs`], also answering how much it searched.
+pub fn plain_bfs_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, SearchStats) {
+    let mut stats = SearchStats::default();
+    let track = match Track::new(circuit) {
+        Ok(track) => track,
+        Err(e) => return (Err(e), stats),
+    };
+    let mut trail = Trail::default();
+    let mut seen = StateMap::with_capacity(1 << 16);
+    seen.insert(State::START.key(), trail.push(State::START, u32::MAX));
+    let mut layer = 0..trail.len();
+    let mut best: Option<(LapTime, u32, Pos)> = None;
+    let mut moves = 1u32;
+    while !layer.is_empty() {
+        for i in layer.clone() {
+            let state = trail.state(i as u32);
+            stats.expanded += 1;
+            track.for_each_step(state, |step| match step {
+                Step::Finish { to } => {
+                    let time = LapTime {
+                        moves,
+                        fraction: Fraction::of_finish(state.pos, to).expect("a finish crosses"),
+                    };
+                    if best.is_none_or(|(b, _, _)| time < b) {
+                        best = Some((time, i as u32, to));
+                    }
+                }
+                Step::Move(next) => {
+                    let (_, fresh) = seen.insert(next.key(), trail.len() as u32);
+                    if fresh {
+                        trail.push(next, i as u32);
+                    }
+                }
+            });
+        }
+        if let Some((_, last, to)) = best {
+            stats.stored = trail.len() as u64;
+            return (Ok(trail.lap(last, to)), stats);
+        }
+        layer = layer.end..trail.len();
+        moves += 1;
+    }
+    stats.stored = trail.len() as u64;
+    (Err(PilotError::NoLap), stats)
+}

@@ -1,0 +1,229 @@
+//! Distances to the end of a lap in the *chain-walk* model: the relaxation behind the optimal
+//! pilot's heuristic, and the route the demo pilot follows.
+//!
+//! Every legal move of speed `s = max(|vx|, |vy|)` visits, cell by cell, a chain of `s` track
+//! cells, each a king's step from the one before (the referee's walk in [`physics::on_track`];
+//! on a half-pixel tie the chain goes through whichever candidate is track). Both cells of such
+//! a step are track, so the step is itself a legal unit move, and the counted crossing of the
+//! long move is the counted crossing of the one step of its chain that changes side: the chain
+//! changes side exactly once when the move does, and it lands on a finish-line cell exactly
+//! when the move's crossing point lies within half a cell of the run (the cells just above and
+//! below the run are decor). So the remaining moves of any lap, cut into their chains, form a
+//! walk of unit moves with the same crossings, as long in cells as the sum of the moves'
+//! speeds. The shortest such walk from `(cell, count)` to a count of +1 is therefore a lower
+//! bound on the cells still to drive, and since the speed grows by at most one per move,
+//! `k` more moves from speed `s` drive at most `k·s + k(k+1)/2` cells.
+//!
+//! The field is a breadth-first search backwards from the finishing steps over
+//! `(cell, count)` nodes, with a few count layers (count 0, −1, …).
+
+use std::collections::VecDeque;
+
+use crate::racetrack::physics::{self, Pos};
+use crate::racetrack::Circuit;
+
+use super::model::{State, Track};
+
+const CELLS: usize = (Circuit::WIDTH * Circuit::HEIGHT) as usize;
+const UNREACHABLE: u16 = u16::MAX;
+/// The eight king's steps, indexed by direction.
+const DIRS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// For each cell, the king's steps that are legal unit moves from it, and their crossings.
+struct UnitMoves {
+    /// Bit `d` set: the step `DIRS[d]` from this cell passes the collision test.
+    legal: Vec<u8>,
+}
+
+impl UnitMoves {
+    fn new(track: &Track) -> UnitMoves {
+        let circuit = track.circuit();
+        let mut legal = vec![0u8; CELLS];
+        for (i, bits) in legal.iter_mut().enumerate() {
+            let a = pos_of(i);
+            if !circuit.is_track(a.x, a.y) {
+                continue;
+            }
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                let b = Pos::new(a.x + dx, a.y + dy);
+                if Circuit::contains(b.x, b.y) && track.passes(a, b) {
+                    *bits |= 1 << d;
+                }
+            }
+        }
+        UnitMoves { legal }
+    }
+}
+
+fn pos_of(i: usize) -> Pos {
+    Pos::new(i as i32 % Circuit::WIDTH, i as i32 / Circuit::WIDTH)
+}
+
+fn index_of(p: Pos) -> usize {
+    (p.y * Circuit::WIDTH + p.x) as usize
+}
+
+/// Shortest chain-walk lengths to the end of the lap, per cell and count layer
+/// (layer `k` holds count `−k`).
+pub struct Field {
+    layers: usize,
+    /// Whether the deepest layer stands for every count at or below it (a relaxation: a lower
+    /// bound for all of them) rather than exactly its own count.
+    clamped: bool,
+    /// `layer * CELLS + cell`, [`UNREACHABLE`] where no walk finishes.
+    dist: Vec<u16>,
+}
+
+impl Field {
+    /// The optimal pilot's lower bounds: two layers, the second standing for every negative
+    /// count (a walk that must cross the line k+1 times is never shorter than one that must
+    /// cross it twice, so the bound stays admissible).
+    pub fn lower_bounds(track: &Track) -> Field {
+        Field::build(track, 2, true)
+    }
+
+    /// Exact walk lengths for counts `0, −1, …, −(layers − 1)`, following only walks that stay
+    /// within those counts: every distance is realised by a walk of legal unit moves.
+    pub fn walks(track: &Track, layers: usize) -> Field {
+        Field::build(track, layers.max(1), false)
+    }
+
+    fn build(track: &Track, layers: usize, clamped: bool) -> Field {
+        let units = UnitMoves::new(track);
+        let line = track.line();
+        let mut dist = vec![UNREACHABLE; layers * CELLS];
+        let mut queue = VecDeque::new();
+        // Sources: a unit move from count 0 that crosses left to right ends the lap.
+        for (i, &bits) in units.legal.iter().enumerate() {
+            let a = pos_of(i);
+            let finishes = DIRS.iter().enumerate().any(|(d, &(dx, dy))| {
+                bits >> d & 1 == 1
+                    && physics::crossing(&line, a, Pos::new(a.x + dx, a.y + dy)) == 1
+            });
+            if finishes {
+                dist[i] = 1;
+                queue.push_back(i);
+            }
+        }
+        let deepest = layers - 1;
+        while let Some(node) = queue.pop_front() {
+            let (layer, cell) = (node / CELLS, node % CELLS);
+            let next = dist[node] + 1;
+            let b = pos_of(cell);
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                let a = Pos::new(b.x - dx, b.y - dy);
+                if !Circuit::contains(a.x, a.y) || units.legal[index_of(a)] >> d & 1 == 0 {
+                    continue;
+                }
+                let cross = physics::crossing(&line, a, b);
+                // From layer `la` (count −la) the step lands on count −la + cross = −layer.
+                let exact = layer as i64 + i64::from(cross);
+                let mut visit = |la: usize| {
+                    let j = la * CELLS + index_of(a);
+                    if dist[j] == UNREACHABLE {
+                        dist[j] = next;
+                        queue.push_back(j);
+                    }
+                };
+                if (0..layers as i64).contains(&exact) {
+                    visit(exact as usize);
+                }
+                if clamped && layer == deepest && exact != deepest as i64 {
+                    visit(deepest);
+                }
+            }
+        }
+        Field {
+            layers,
+            clamped,
+            dist,
+        }
+    }
+
+    /// The shortest walk (in unit moves) from `pos` with running count `count` to the end of
+    /// the lap, or `None` when none exists (or `count` is outside an unclamped field).
+    pub fn distance(&self, pos: Pos, count: i32) -> Option<u32> {
+        if !Circuit::contains(pos.x, pos.y) || count > 0 {
+            return None;
+        }
+        let mut layer = count.unsigned_abs() as usize;
+        if layer >= self.layers {
+            if !self.clamped {
+                return None;
+            }
+            layer = self.layers - 1;
+        }
+        let d = self.dist[layer * CELLS + index_of(pos)];
+        (d != UNREACHABLE).then_some(u32::from(d))
+    }
+
+    /// A lower bound on the moves left to finish from `state` (at least 1), or `None` when the
+    /// lap cannot be finished from there. Consistent: it drops by at most one per move.
+    pub fn moves_bound(&self, state: State) -> Option<u32> {
+        let cells = self.distance(state.pos, i32::from(state.count))?;
+        Some(moves_to_cover(state.speed(), cells))
+    }
+}
+
+/// The fewest moves `k` that can drive `cells` cells when the current speed is `speed` and each
+/// move can go one cell faster than the last: least `k` with `k·speed + k(k+1)/2 ≥ cells`.
+pub fn moves_to_cover(speed: u32, cells: u32) -> u32 {
+    let covered = |k: u64| k * u64::from(speed) + k * (k + 1) / 2;
+    let b = 2.0 * f64::from(speed) + 1.0;
+    let mut k = ((-b + (b * b + 8.0 * f64::from(cells)).sqrt()) / 2.0).ceil().max(0.0) as u64;
+    while covered(k) < u64::from(cells) {
+        k += 1;
+    }
+    while k > 0 && covered(k - 1) >= u64::from(cells) {
+        k -= 1;
+    }
+    k as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_to_cover_is_the_least_k() {
+        for speed in 0..40u32 {
+            for cells in 0..2000u32 {
+                let k = moves_to_cover(speed, cells);
+                let covered = |k: u32| k * speed + k * (k + 1) / 2;
+                assert!(covered(k) >= cells);
+                assert!(k == 0 || covered(k - 1) < cells, "speed {speed} cells {cells}");
+            }
+        }
+    }
+
+    #[test]
+    fn on_an_open_start_zone_the_walk_goes_back_over_the_line_only_when_allowed() {
+        // The blank canvas: only the start zone is track, so no lap exists at count 0 …
+        let c = Circuit::blank();
+        let track = Track::new(&c).unwrap();
+        let exact = Field::walks(&track, 1);
+        assert_eq!(exact.distance(Pos::new(40, 4), 0), None);
+        // … but one step from the left of the line finishes.
+        assert_eq!(exact.distance(Pos::new(39, 4), 0), Some(1));
+        assert_eq!(exact.distance(Pos::new(30, 4), 0), Some(10));
+        // Counts below the field's layers are unknown to an exact field; a relaxed one answers
+        // for them with its deepest layer.
+        let relaxed = Field::lower_bounds(&track);
+        assert_eq!(exact.distance(Pos::new(39, 4), -1), None);
+        assert_eq!(relaxed.distance(Pos::new(30, 4), 0), Some(10));
+        assert_eq!(
+            relaxed.distance(Pos::new(30, 4), -5),
+            relaxed.distance(Pos::new(30, 4), -1)
+        );
+        assert_eq!(relaxed.distance(Pos::new(30, 4), 1), None);
+    }
+}

@@ -1,0 +1,244 @@
+//! Pilots: programs that drive a lap of a circuit (spec §3, §5 and §7).
+//!
+//! * [`optimal`] — a provably time-optimal lap: fewest moves, then the smallest final fraction
+//!   `f`, found by A* over `(position, velocity, crossing count)` with an admissible heuristic
+//!   (see [`field`]). Fast enough for the editor's live par time.
+//! * [`demo`] — the deliberately slow, cautious pilot of the original kit (DEMO_2CV): it never
+//!   goes faster than one cell per move, so it finishes on every conforming circuit.
+//! * [`bfs::plain_bfs`] — a plain breadth-first search over the same states: the reference that
+//!   tests and benchmarks compare [`optimal`] with.
+//!
+//! All of them share one state space ([`model`]) whose only physics are the referee's own
+//! functions ([`physics::on_track`], [`physics::crossing`]): no rule is written twice.
+
+pub mod bfs;
+pub mod demo;
+pub mod field;
+pub mod model;
+pub mod optimal;
+mod statemap;
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::physics::{self, FINISH_X, Pos};
+use super::Circuit;
+
+/// Why a pilot could not produce a lap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PilotError {
+    /// The start point (40,4) is not track, so there is no finish line and no first move.
+    #[error("the start point (40,4) is not track: the circuit has no finish line")]
+    NoFinishLine,
+    /// Every reachable state was searched and none finishes a lap.
+    #[error("no lap exists on this circuit")]
+    NoLap,
+}
+
+/// The built-in pilots, by the name the CLI and the app use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pilot {
+    /// The time-optimal pilot ([`optimal::solve`]).
+    Optimal,
+    /// The slow demo pilot ([`demo::drive`]).
+    Demo,
+}
+
+impl Pilot {
+    /// Every built-in pilot.
+    pub const ALL: [Pilot; 2] = [Pilot::Optimal, Pilot::Demo];
+
+    /// The pilot's name: `"optimal"` or `"demo"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pilot::Optimal => "optimal",
+            Pilot::Demo => "demo",
+        }
+    }
+
+    /// The pilot called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Pilot> {
+        Pilot::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Drives a lap of `circuit`.
+    pub fn fly(self, circuit: &Circuit) -> Result<Lap, PilotError> {
+        match self {
+            Pilot::Optimal => optimal::solve(circuit),
+            Pilot::Demo => demo::drive(circuit),
+        }
+    }
+}
+
+impl fmt::Display for Pilot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The fraction `f = (40 − x_prev) / (x_last − x_prev)` of the finishing move, kept exact so
+/// that two laps of the same length compare without rounding. Always in `(0, 1]`.
+#[derive(Clone, Copy, Debug, Eq)]
+pub struct Fraction {
+    num: u32,
+    den: u32,
+}
+
+impl Fraction {
+    /// The fraction of the finishing move `prev → last` (left of the line to right of it), or
+    /// `None` when that move does not go from `x < 40` to `x ≥ 40`.
+    pub fn of_finish(prev: Pos, last: Pos) -> Option<Fraction> {
+        let num = FINISH_X - prev.x;
+        let den = last.x.checked_sub(prev.x)?;
+        (num > 0 && den >= num).then(|| Fraction {
+            num: num as u32,
+            den: den as u32,
+        })
+    }
+
+    /// Numerator `40 − x_prev`.
+    pub fn numerator(self) -> u32 {
+        self.num
+    }
+
+    /// Denominator `x_last − x_prev`.
+    pub fn denominator(self) -> u32 {
+        self.den
+    }
+
+    /// As a float, for display and for the stopwatch.
+    pub fn value(self) -> f64 {
+        f64::from(self.num) / f64::from(self.den)
+    }
+}
+
+impl PartialEq for Fraction {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Ord for Fraction {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (u64::from(self.num) * u64::from(other.den)).cmp(&(u64::from(other.num) * u64::from(self.den)))
+    }
+}
+
+impl PartialOrd for Fraction {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A lap's official time as an exact pair: `(moves − 1) + f`. Ordered as the stopwatch orders
+/// times (fewer moves first, then the smaller fraction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LapTime {
+    /// Number of moves `n ≥ 1`.
+    pub moves: u32,
+    /// The fraction of the last move before the line.
+    pub fraction: Fraction,
+}
+
+impl LapTime {
+    /// Seconds, as [`physics::lap_time`] computes them.
+    pub fn seconds(self) -> f64 {
+        physics::lap_time(self.moves as usize, self.fraction.value())
+    }
+}
+
+impl fmt::Display for LapTime {
+    /// Seconds to the hundredth, as TESTF1 shows them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.2} s", self.seconds())
+    }
+}
+
+/// A finished lap: the positions `p0 = (40,4), p1, …, pn`, the last move being the one that
+/// finishes (spec §5). Only built by the pilots, whose searches guarantee that shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lap {
+    positions: Vec<Pos>,
+    time: LapTime,
+}
+
+impl Lap {
+    /// Builds a lap from positions whose last move crosses the line left to right.
+    /// `None` when there is no move or the last move is not such a crossing.
+    fn new(positions: Vec<Pos>) -> Option<Lap> {
+        let n = positions.len().checked_sub(1).filter(|&n| n >= 1)?;
+        let fraction = Fraction::of_finish(positions[n - 1], positions[n])?;
+        let time = LapTime {
+            moves: u32::try_from(n).ok()?,
+            fraction,
+        };
+        Some(Lap { positions, time })
+    }
+
+    /// `p0..pn`.
+    pub fn positions(&self) -> &[Pos] {
+        &self.positions
+    }
+
+    /// Number of moves `n`.
+    pub fn moves(&self) -> usize {
+        self.positions.len() - 1
+    }
+
+    /// The exact official time.
+    pub fn time(&self) -> LapTime {
+        self.time
+    }
+
+    /// The result file (spec §4): pilot name, circuit file name, then one `x,y` per line,
+    /// CRLF line endings like the original DOS tools.
+    pub fn to_f1(&self, pilot: &str, circuit_file: &str) -> String {
+        let mut out = String::new();
+        for line in [pilot, circuit_file] {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+        for p in &self.positions {
+            out.push_str(&format!("{},{}\r\n", p.x, p.y));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_compare_exactly() {
+        let half = Fraction::of_finish(Pos::new(38, 4), Pos::new(42, 4)).unwrap();
+        let also_half = Fraction::of_finish(Pos::new(39, 4), Pos::new(41, 4)).unwrap();
+        let third = Fraction::of_finish(Pos::new(39, 4), Pos::new(42, 4)).unwrap();
+        assert_eq!(half, also_half);
+        assert!(third < half);
+        assert_eq!(half.value(), 0.5);
+        assert!(Fraction::of_finish(Pos::new(40, 4), Pos::new(42, 4)).is_none());
+        assert!(Fraction::of_finish(Pos::new(38, 4), Pos::new(39, 4)).is_none());
+        let short = LapTime { moves: 3, fraction: half };
+        let long = LapTime { moves: 4, fraction: third };
+        assert!(short < long);
+        assert_eq!(short.to_string(), "2.50 s");
+    }
+
+    #[test]
+    fn laps_write_result_files() {
+        let lap = Lap::new(vec![Pos::new(40, 4), Pos::new(39, 4), Pos::new(40, 4)]).unwrap();
+        assert_eq!(lap.moves(), 2);
+        assert_eq!(lap.to_f1("demo", "ring.cir"), "demo\r\nring.cir\r\n40,4\r\n39,4\r\n40,4\r\n");
+        assert!(Lap::new(vec![Pos::new(40, 4)]).is_none());
+    }
+
+    #[test]
+    fn pilots_by_name() {
+        for p in Pilot::ALL {
+            assert_eq!(Pilot::from_name(p.name()), Some(p));
+        }
+        assert_eq!(Pilot::from_name("2cv"), None);
+    }
+}
