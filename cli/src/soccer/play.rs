@@ -1,12 +1,162 @@
-//! `quadrille soccer play`.
+//! `quadrille soccer play`: the engine acting as a board on a serial port, so a PC can stand in
+//! for a DE2-115 against any referee. [`serve`] is also how the referee runs its `engine`
+//! players, over in-process pipes.
 
+use std::io::{self, Read, Write};
 use std::process::ExitCode;
+
+use engine::soccer::field::Field;
+use engine::soccer::game::Game;
+use engine::soccer::player::{PlayerEvent, PlayerSession};
+use engine::soccer::protocol::Turn;
+use engine::soccer::search::Engine;
+
+use crate::transport::serial::{self, LineSettings, StopBits};
+
+/// The engine's strength when none is given.
+pub const DEFAULT_LEVEL: u8 = 2;
 
 #[derive(clap::Args)]
 pub struct Args {
-    input: String,
+    /// The serial device, e.g. /dev/ttyUSB0.
+    #[arg(long)]
+    port: String,
+    /// The engine's strength.
+    #[arg(long, default_value_t = DEFAULT_LEVEL)]
+    engine_level: u8,
+    /// The seed of the engine's tie-breaking.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, default_value_t = 115_200)]
+    baud: u32,
+    #[arg(long, value_enum, default_value = "2")]
+    stop_bits: StopBits,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("{}: soccer play is not built yet", args.input)
+    let settings = LineSettings {
+        baud: args.baud,
+        stop_bits: args.stop_bits,
+    };
+    let connection = serial::open(&args.port, settings)?;
+    serve(
+        connection.reader,
+        connection.writer,
+        args.engine_level,
+        args.seed,
+        |note| eprintln!("{}: {note}", args.port),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays every game the referee on the other end of `reader`/`writer` starts, until the input
+/// ends (end of file or a hung-up port). `note` hears about skipped bytes and odd messages.
+pub fn serve(
+    mut reader: impl Read,
+    mut writer: impl Write,
+    level: u8,
+    seed: u64,
+    mut note: impl FnMut(String),
+) -> io::Result<()> {
+    let mut session = PlayerSession::new();
+    let mut player = Player::new(level, seed);
+    let mut buf = vec![0u8; 4096];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) => match e.kind() {
+                io::ErrorKind::TimedOut
+                | io::ErrorKind::WouldBlock
+                | io::ErrorKind::Interrupted => {
+                    continue;
+                }
+                // A serial port whose other end went away.
+                io::ErrorKind::BrokenPipe => return Ok(()),
+                _ => return Err(e),
+            },
+        };
+        session.handle_input(&buf[..n]);
+        while let Some(event) = session.poll_event() {
+            if let Some(turn) = player.on_event(event, &mut note)
+                && session.send_turn(&turn).is_err()
+            {
+                note("the session refused our turn".into());
+            }
+        }
+        if let Some(bytes) = session.poll_transmit() {
+            writer.write_all(&bytes)?;
+            writer.flush()?;
+        }
+    }
+}
+
+/// The engine and the game it is playing.
+struct Player {
+    engine: Engine,
+    /// The set-up of the game announced last: (field, our colour).
+    setup: Option<(Field, engine::soccer::Side)>,
+    /// Created at the first turn signal, when the starter becomes known.
+    game: Option<Game>,
+}
+
+impl Player {
+    fn new(level: u8, seed: u64) -> Self {
+        Player {
+            engine: Engine::new(level, seed),
+            setup: None,
+            game: None,
+        }
+    }
+
+    /// Follows the session; returns our turn when one is due.
+    fn on_event(&mut self, event: PlayerEvent, note: &mut impl FnMut(String)) -> Option<Turn> {
+        match event {
+            PlayerEvent::NewGame {
+                width,
+                length,
+                colour,
+            } => {
+                self.game = None;
+                self.setup = Field::new(width, length).ok().map(|f| (f, colour));
+                None
+            }
+            PlayerEvent::YourTurn { opponent_turn } => {
+                let (field, colour) = self.setup?;
+                let game = self.game.get_or_insert_with(|| {
+                    let starter = match opponent_turn {
+                        None => colour,
+                        Some(_) => colour.opponent(),
+                    };
+                    Game::new(field, starter)
+                });
+                if let Some(turn) = &opponent_turn
+                    && let Some(outcome) = game.play_turn(turn.digits())
+                {
+                    note(format!(
+                        "the opponent's turn {turn} ended the game ({} {})",
+                        outcome.winner, outcome.reason
+                    ));
+                    return None;
+                }
+                if game.to_move() != colour || game.outcome().is_some() {
+                    note("asked to play out of turn".into());
+                    return None;
+                }
+                let digits = self.engine.choose_turn(game);
+                game.play_turn(&digits);
+                match Turn::new(&digits) {
+                    Ok(turn) => Some(turn),
+                    Err(e) => {
+                        note(format!("the engine found no turn to send: {e}"));
+                        None
+                    }
+                }
+            }
+            PlayerEvent::Ignored(e) => {
+                note(format!("skipped: {e}"));
+                None
+            }
+        }
+    }
 }

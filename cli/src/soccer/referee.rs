@@ -1,12 +1,330 @@
-//! `quadrille soccer referee`.
+//! `quadrille soccer referee`: referee games between boards, bots and the engine.
+//!
+//! The rules and the protocol are [`engine::soccer::referee::Referee`]'s; this is its I/O shell:
+//! it connects the players (see [`super::players`]), feeds the referee the bytes the wires
+//! deliver with their arrival time, writes what it transmits, and prints one record line per
+//! game — `8x10 red: 3/0/4452 # red goal` — on standard output (and appends it to `--record`).
 
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use engine::rng::SplitMix64;
+use engine::soccer::Side;
+use engine::soccer::referee::{End, Referee, RefereeEvent, Settings};
+
+use super::players::PlayerSpec;
+use crate::transport::serial::{LineSettings, StopBits};
+use crate::transport::{Hub, Incoming};
+
+/// Who kicks off each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Starter {
+    /// A fair coin per game, from `--seed`.
+    Random,
+    Red,
+    Blue,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
-    input: String,
+    /// The red player: a serial device path, `engine[:LEVEL]` or `exec:COMMAND`.
+    #[arg(long)]
+    red: PlayerSpec,
+    /// The blue player, likewise.
+    #[arg(long)]
+    blue: PlayerSpec,
+    /// The field's width (even, 2-254).
+    #[arg(long, default_value_t = 8)]
+    width: u8,
+    /// The field's length (even, 2-254).
+    #[arg(long, default_value_t = 10)]
+    length: u8,
+    #[arg(long, value_enum, default_value = "random")]
+    starter: Starter,
+    /// Each player's time per turn, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    turn_ms: u64,
+    /// How many games to play (the players keep their wires between games).
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// The seed of the starters and of the engines (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Append each game's record line to this file.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    #[arg(long, default_value_t = 115_200)]
+    baud: u32,
+    #[arg(long, value_enum, default_value = "2")]
+    stop_bits: StopBits,
+    /// Write every byte exchanged, with its direction and time, to this file.
+    #[arg(long)]
+    log: Option<PathBuf>,
 }
 
+/// After a game, input is read and dropped this long before the next game starts, so a late
+/// answer to the last game cannot be taken for a turn of the next (after a time-out, the wait
+/// is one turn's time, up to a second).
+const SETTLE: Duration = Duration::from_millis(30);
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("{}: soccer referee is not built yet", args.input)
+    let settings = Settings {
+        width: args.width,
+        length: args.length,
+        turn_ms: args.turn_ms,
+    };
+    engine::soccer::field::Field::new(args.width, args.length)
+        .with_context(|| format!("--width {} --length {}", args.width, args.length))?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut rng = SplitMix64::new(seed);
+    let line = LineSettings {
+        baud: args.baud,
+        stop_bits: args.stop_bits,
+    };
+    let mut log = Log::open(args.log.as_deref())?;
+    let mut records = match &args.record {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("{}: cannot open the record file", path.display()))?,
+        ),
+        None => None,
+    };
+
+    let t0 = Instant::now();
+    let mut hub = Hub::new();
+    for (side, spec) in [(Side::Red, &args.red), (Side::Blue, &args.blue)] {
+        let connection = spec
+            .connect(line, rng.next_u64())
+            .with_context(|| format!("{side} player `{spec}`"))?;
+        hub.attach(connection)
+            .with_context(|| format!("{side} player `{spec}`: cannot start its threads"))?;
+    }
+    let mut wires = Wires {
+        hub,
+        t0,
+        closed: [false; 2],
+    };
+    let mut wins = [0u32; 2];
+    for game in 1..=args.games {
+        let starter = match args.starter {
+            Starter::Random => {
+                if rng.coin() {
+                    Side::Red
+                } else {
+                    Side::Blue
+                }
+            }
+            Starter::Red => Side::Red,
+            Starter::Blue => Side::Blue,
+        };
+        log.note(wires.now_ms(), &format!("game {game}: {starter} starts"));
+        let end = play_game(&mut wires, &mut log, settings, starter)?;
+        wins[index(end.outcome.winner)] += 1;
+        let line = end.line;
+        println!("{line}");
+        if let Some(file) = &mut records {
+            writeln!(file, "{line}").context("cannot write the record file")?;
+        }
+        log.note(wires.now_ms(), &format!("game {game}: {line}"));
+        log.flush()?;
+        if game < args.games {
+            let settle = match end.outcome.reason {
+                engine::soccer::Reason::Timeout => Duration::from_millis(args.turn_ms.min(1000)),
+                _ => SETTLE,
+            };
+            wires.settle(&mut log, settle);
+        }
+    }
+    eprintln!(
+        "{} games: red ({}) {} - {} blue ({})",
+        args.games, args.red, wins[0], wins[1], args.blue
+    );
+    log.flush()?;
+    wires.hub.shutdown(Duration::from_millis(200));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A finished game as printed.
+struct GameEnd {
+    outcome: engine::soccer::Outcome,
+    line: String,
+}
+
+/// The players' wires and the time base.
+struct Wires {
+    hub: Hub,
+    t0: Instant,
+    /// Wires known to be closed: their players lose every later game at once.
+    closed: [bool; 2],
+}
+
+impl Wires {
+    fn now_ms(&self) -> u64 {
+        self.ms(Instant::now())
+    }
+
+    fn ms(&self, at: Instant) -> u64 {
+        u64::try_from(at.saturating_duration_since(self.t0).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Reads and drops input for `wait`.
+    fn settle(&mut self, log: &mut Log, wait: Duration) {
+        let until = Instant::now() + wait;
+        while let Some(delivery) = self.hub.receive(Some(until)) {
+            let side = side_of(delivery.id);
+            let t = self.ms(delivery.at);
+            match delivery.incoming {
+                Incoming::Data(bytes) => log.bytes(t, side, "from", &bytes, " (between games)"),
+                Incoming::Closed(why) => {
+                    self.closed[delivery.id] = true;
+                    let name = self.hub.name(delivery.id);
+                    log.note(t, &format!("{side} ({name}) closed: {why}"));
+                }
+            }
+        }
+    }
+}
+
+fn index(side: Side) -> usize {
+    match side {
+        Side::Red => 0,
+        Side::Blue => 1,
+    }
+}
+
+fn side_of(id: usize) -> Side {
+    if id == 0 { Side::Red } else { Side::Blue }
+}
+
+/// Referees one game to its end.
+fn play_game(
+    wires: &mut Wires,
+    log: &mut Log,
+    settings: Settings,
+    starter: Side,
+) -> anyhow::Result<GameEnd> {
+    let mut referee = Referee::new(settings, starter, wires.now_ms())?;
+    for side in [Side::Red, Side::Blue] {
+        if wires.closed[index(side)] {
+            referee.handle_disconnect(side, wires.now_ms());
+        }
+    }
+    loop {
+        while let Some(transmit) = referee.poll_transmit() {
+            log.bytes(wires.now_ms(), transmit.to, "to", &transmit.bytes, "");
+            wires.hub.send(index(transmit.to), transmit.bytes);
+        }
+        while let Some(event) = referee.poll_event() {
+            let t = wires.now_ms();
+            match event {
+                RefereeEvent::Played { side, turn } => {
+                    log.note(t, &format!("{side} played {turn}"))
+                }
+                RefereeEvent::OutOfTurn { side, bytes } => log.note(
+                    t,
+                    &format!("{side}: {bytes} protocol bytes out of turn, dropped"),
+                ),
+                RefereeEvent::Ended(end) => log.note(t, &describe(end)),
+            }
+        }
+        if let Some(end) = referee.end() {
+            return Ok(GameEnd {
+                outcome: end.outcome,
+                line: referee.record().to_string(),
+            });
+        }
+        let deadline = referee
+            .next_deadline()
+            .map(|ms| wires.t0 + Duration::from_millis(ms));
+        match wires.hub.receive(deadline) {
+            None => referee.poll(wires.now_ms()),
+            Some(delivery) => {
+                let side = side_of(delivery.id);
+                let t = wires.ms(delivery.at);
+                match delivery.incoming {
+                    Incoming::Data(bytes) => {
+                        log.bytes(t, side, "from", &bytes, "");
+                        referee.handle_input(side, &bytes, t);
+                    }
+                    Incoming::Closed(why) => {
+                        wires.closed[delivery.id] = true;
+                        let name = wires.hub.name(delivery.id);
+                        log.note(t, &format!("{side} ({name}) closed: {why}"));
+                        referee.handle_disconnect(side, t);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn describe(end: End) -> String {
+    let loser = end.outcome.winner.opponent();
+    match end.frame_fault {
+        Some(fault) => format!(
+            "{} wins: {loser} {}: {fault}",
+            end.outcome.winner, end.outcome.reason
+        ),
+        None => format!(
+            "{} wins: {loser} {}",
+            end.outcome.winner, end.outcome.reason
+        ),
+    }
+}
+
+/// A seed that differs from run to run when none is given.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+        ^ u64::from(std::process::id())
+}
+
+/// The `--log` file: one line per chunk of bytes, `<ms> to|from <side> <bytes>`, with the bytes
+/// escaped (`w\x08\n`), and `#` lines for what the referee decided.
+struct Log {
+    out: Option<BufWriter<File>>,
+}
+
+impl Log {
+    fn open(path: Option<&std::path::Path>) -> anyhow::Result<Log> {
+        let out = match path {
+            Some(path) => Some(BufWriter::new(File::create(path).with_context(|| {
+                format!("{}: cannot create the log file", path.display())
+            })?)),
+            None => None,
+        };
+        Ok(Log { out })
+    }
+
+    fn bytes(&mut self, t_ms: u64, side: Side, direction: &str, bytes: &[u8], suffix: &str) {
+        if let Some(out) = &mut self.out {
+            let _ = writeln!(
+                out,
+                "{t_ms:>8} {direction:<4} {side:<4} {}{suffix}",
+                bytes.escape_ascii()
+            );
+        }
+    }
+
+    fn note(&mut self, t_ms: u64, text: &str) {
+        if let Some(out) = &mut self.out {
+            let _ = writeln!(out, "{t_ms:>8} # {text}");
+        }
+    }
+
+    fn flush(&mut self) -> anyhow::Result<()> {
+        if let Some(out) = &mut self.out {
+            out.flush().context("cannot write the log file")?;
+        }
+        Ok(())
+    }
 }

@@ -226,7 +226,7 @@ impl Decoder {
         self.offset += 1;
         let fail = |kind| Some(Err(DecodeError { offset, byte, kind }));
         match std::mem::take(&mut self.state) {
-            DecodeState::Idle => self.start(byte).and_then(|kind| fail(kind)),
+            DecodeState::Idle => self.start(byte).and_then(fail),
             DecodeState::Size(which) => {
                 self.state = DecodeState::SizeEnd(which, byte);
                 None

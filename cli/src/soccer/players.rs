@@ -1,0 +1,123 @@
+//! The kinds of Paper Soccer player the referee can connect to, as written on the command line.
+//!
+//! To add a kind: a variant here, its syntax in [`PlayerSpec::from_str`], and an arm in
+//! [`PlayerSpec::connect`] that returns a [`Connection`] — any reader/writer pair will do. A
+//! player living in this process (an engine, a simulated board) uses
+//! [`transport::in_process`]: it gets the two pipe ends and serves the protocol on them from its
+//! own thread, exactly as a board would on its UART.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::transport::{self, Connection, exec, serial};
+
+use super::play;
+
+/// One player of `--red` / `--blue`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// A serial device path, e.g. `/dev/ttyUSB0` (anything that is not one of the forms below).
+    Serial(String),
+    /// `engine` or `engine:LEVEL`: the built-in engine, in this process.
+    Engine { level: u8 },
+    /// `exec:COMMAND`: a child process (`sh -c COMMAND`) on its standard input and output.
+    Exec(String),
+}
+
+/// A `--red`/`--blue` value that names no player.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    #[error("`{0}`: the engine level is a number 0-255")]
+    Level(String),
+    #[error("`exec:` needs a command")]
+    EmptyCommand,
+    #[error("an empty player")]
+    Empty,
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        if s == "engine" {
+            return Ok(PlayerSpec::Engine {
+                level: play::DEFAULT_LEVEL,
+            });
+        }
+        if let Some(level) = s.strip_prefix("engine:") {
+            let level = level.parse().map_err(|_| SpecError::Level(s.into()))?;
+            return Ok(PlayerSpec::Engine { level });
+        }
+        if let Some(command) = s.strip_prefix("exec:") {
+            if command.trim().is_empty() {
+                return Err(SpecError::EmptyCommand);
+            }
+            return Ok(PlayerSpec::Exec(command.into()));
+        }
+        if s.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        Ok(PlayerSpec::Serial(s.into()))
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Serial(path) => f.write_str(path),
+            PlayerSpec::Engine { level } => write!(f, "engine:{level}"),
+            PlayerSpec::Exec(command) => write!(f, "exec:{command}"),
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// Opens the wire to this player. `seed` feeds a player's own randomness (the engine's).
+    pub fn connect(&self, line: serial::LineSettings, seed: u64) -> anyhow::Result<Connection> {
+        match self {
+            PlayerSpec::Serial(path) => serial::open(path, line),
+            PlayerSpec::Exec(command) => exec::spawn(command),
+            PlayerSpec::Engine { level } => {
+                let level = *level;
+                let name = self.to_string();
+                let label = name.clone();
+                Ok(transport::in_process(name, move |input, output| {
+                    // The engine only stops when the referee closes its pipe; a failure to
+                    // write means the referee is gone too.
+                    let _ = play::serve(input, output, level, seed, |note| {
+                        eprintln!("{label}: {note}")
+                    });
+                })?)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(
+            "engine:3".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Engine { level: 3 }
+        );
+        assert_eq!(
+            "engine".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Engine {
+                level: play::DEFAULT_LEVEL
+            }
+        );
+        assert_eq!(
+            "exec:python3 bot.py".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Exec("python3 bot.py".into())
+        );
+        assert_eq!(
+            "/dev/ttyUSB0".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Serial("/dev/ttyUSB0".into())
+        );
+        assert!("engine:x".parse::<PlayerSpec>().is_err());
+        assert!("exec:".parse::<PlayerSpec>().is_err());
+    }
+}
