@@ -4,8 +4,9 @@
 #   hdl/netlist.sh TOP OUT.json FILE.v [FILE.v ...]
 #
 # Memories stay whole as $mem_v2 cells (`memory -nomap`), so a RAM is one cell instead of
-# thousands of flip-flops; `async2sync; dffunmap` leave only plain $dff registers (enables and
-# resets become $mux logic in front of them), which keeps the simulator's cell set small.
+# thousands of flip-flops; `proc -norom` keeps case tables as logic rather than ROM cells;
+# `async2sync; dffunmap` leave only plain $dff registers (enables and resets become $mux logic
+# in front of them), which keeps the simulator's cell set small.
 set -euo pipefail
 if [ "$#" -lt 3 ]; then
   echo "usage: $0 TOP OUT.json FILE.v [FILE.v ...]" >&2
@@ -26,4 +27,4 @@ for f in "$@"; do
   fi
   reads="$reads read_verilog -defer \"$f\";"
 done
-yosys -q -p "$reads hierarchy -check -top $top; proc; opt_clean; flatten; opt; memory -nomap; opt; async2sync; dffunmap; opt_clean; write_json \"$out\"" 
+yosys -q -p "$reads hierarchy -check -top $top; proc -norom; opt_clean; flatten; opt; memory -nomap; opt; async2sync; dffunmap; opt_clean; write_json \"$out\"" 
