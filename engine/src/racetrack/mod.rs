@@ -3,12 +3,16 @@
 //! Layers: the circuit grid and its file formats, conformity (VERIFCIR), physics (collision,
 //! finish line, timing), result files and the judge (TESTF1), pilots, and the pools contest.
 
+pub mod bmp;
 pub mod circuit;
 pub mod colour;
 pub mod conformity;
 pub mod f1;
 pub mod judge;
+pub mod log;
 pub mod physics;
+pub mod pilot;
+pub mod pools;
 pub mod samples;
 mod text;
 

@@ -206,6 +206,57 @@ impl Lap {
     }
 }
 
+/// How much a search worked, for benchmarks and curiosity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// States whose moves were generated.
+    pub expanded: u64,
+    /// States stored (visited set size).
+    pub stored: u64,
+}
+
+/// The states a search has stored, each with the state it was reached from, so that a lap can
+/// be read back from its last state.
+#[derive(Default)]
+struct Trail {
+    keys: Vec<u64>,
+    parents: Vec<u32>,
+}
+
+impl Trail {
+    /// Stores `state`, reached from entry `parent` (`u32::MAX` for the start); answers its index.
+    fn push(&mut self, state: model::State, parent: u32) -> u32 {
+        self.keys.push(state.key());
+        self.parents.push(parent);
+        (self.keys.len() - 1) as u32
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn state(&self, i: u32) -> model::State {
+        model::State::from_key(self.keys[i as usize])
+    }
+
+    /// Records a shorter route to entry `i`, now reached from `parent`.
+    fn reparent(&mut self, i: u32, parent: u32) {
+        self.parents[i as usize] = parent;
+    }
+
+    /// The lap through entry `last` and then the finishing move to `to`.
+    fn lap(&self, last: u32, to: Pos) -> Lap {
+        let mut positions = vec![to];
+        let mut i = last;
+        while i != u32::MAX {
+            positions.push(self.state(i).pos);
+            i = self.parents[i as usize];
+        }
+        positions.reverse();
+        Lap::new(positions).expect("a search only stores laps that end by crossing the line")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,7 +37,7 @@ pub fn solve_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, SearchSt
 #[derive(Clone, Copy)]
 struct Node {
     /// Moves from the start along the best route known.
-    g: u16,
+    g: u32,
     closed: bool,
 }
 
@@ -71,7 +71,7 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
             nodes[i as usize].closed = true;
             stats.expanded += 1;
             let state = trail.state(i);
-            let g = u32::from(node.g) + 1;
+            let g = node.g + 1;
             track.for_each_target(state, |to| match track.outcome(state, to) {
                 Some(Step::Finish { to }) => {
                     let Some(fraction) = Fraction::of_finish(state.pos, to) else {
@@ -90,7 +90,7 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
                     let known = seen.get(key);
                     if let Some(j) = known {
                         let other = nodes[j as usize];
-                        if other.closed || u32::from(other.g) <= g {
+                        if other.closed || other.g <= g {
                             return;
                         }
                     }
@@ -100,13 +100,13 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
                     let j = match known {
                         Some(j) => {
                             trail.reparent(j, i);
-                            nodes[j as usize].g = g as u16;
+                            nodes[j as usize].g = g;
                             j
                         }
                         None => {
                             let j = trail.push(next, i);
                             nodes.push(Node {
-                                g: g as u16,
+                                g,
                                 closed: false,
                             });
                             seen.insert(key, j);

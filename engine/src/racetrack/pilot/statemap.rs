@@ -63,6 +63,7 @@ impl StateMap {
     }
 
     /// Number of keys.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }

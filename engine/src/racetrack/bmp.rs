@@ -1,0 +1,222 @@
+//! Circuits as BMP images (spec §6, the original CIR2BMP / BMP2CIR).
+//!
+//! Writing produces the spec's exact file: uncompressed, 150 × 100, 4 bits per pixel, the 16
+//! colours in the Decision's palette order, so every cell maps to one palette index. Reading
+//! accepts any 150 × 100 BMP the `image` crate decodes (1, 4, 8, 24 and 32 bits; also 16-bit
+//! and RLE) and maps each pixel to the nearest of the 16 colours. The round trip keeps the
+//! colours; characters outside the table (drawn bright green) come back as `K`.
+
+use super::Circuit;
+use super::colour::{self, PALETTE};
+
+/// Why an image could not be read as a circuit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BmpError {
+    /// The data does not start with the `BM` signature.
+    #[error("not a BMP file (it does not start with \"BM\")")]
+    NotBmp,
+    /// A BMP of another size.
+    #[error("the image is {width} × {height} pixels, a circuit is 150 × 100")]
+    Size { width: u32, height: u32 },
+    /// A BMP the decoder refuses (truncated, unsupported header or compression…).
+    #[error("unreadable BMP: {0}")]
+    Decode(String),
+}
+
+const HEADER: usize = 14 + 40 + 16 * 4;
+const ROW: usize = 76; // 150 pixels × 4 bits = 75 bytes, padded to a multiple of 4
+
+/// The spec's 16-colour BMP of a circuit (7718 bytes).
+pub fn write(circuit: &Circuit) -> Vec<u8> {
+    let (w, h) = (Circuit::WIDTH as usize, Circuit::HEIGHT as usize);
+    let size = HEADER + ROW * h;
+    let mut out = Vec::with_capacity(size);
+    // BITMAPFILEHEADER
+    out.extend_from_slice(b"BM");
+    out.extend_from_slice(&(size as u32).to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(HEADER as u32).to_le_bytes());
+    // BITMAPINFOHEADER
+    out.extend_from_slice(&40u32.to_le_bytes());
+    out.extend_from_slice(&(w as i32).to_le_bytes());
+    out.extend_from_slice(&(h as i32).to_le_bytes()); // positive: bottom-up rows
+    out.extend_from_slice(&1u16.to_le_bytes()); // planes
+    out.extend_from_slice(&4u16.to_le_bytes()); // bits per pixel
+    out.extend_from_slice(&0u32.to_le_bytes()); // BI_RGB, uncompressed
+    out.extend_from_slice(&((ROW * h) as u32).to_le_bytes());
+    out.extend_from_slice(&2835i32.to_le_bytes()); // 72 dpi
+    out.extend_from_slice(&2835i32.to_le_bytes());
+    out.extend_from_slice(&16u32.to_le_bytes()); // colours used
+    out.extend_from_slice(&16u32.to_le_bytes()); // colours important
+    for [r, g, b] in PALETTE {
+        out.extend_from_slice(&[b, g, r, 0]);
+    }
+    for y in (0..Circuit::HEIGHT).rev() {
+        let row = circuit.row(y).unwrap_or_default();
+        let start = out.len();
+        for pair in row.chunks(2) {
+            let hi = colour::index(pair[0]) as u8;
+            let lo = pair.get(1).map_or(0, |&c| colour::index(c) as u8);
+            out.push(hi << 4 | lo);
+        }
+        out.resize(start + ROW, 0);
+    }
+    debug_assert_eq!(out.len(), size);
+    out
+}
+
+/// Reads a 150 × 100 BMP as a circuit, each pixel becoming the character of the nearest of the
+/// 16 palette colours (dark grey → track).
+pub fn read(bytes: &[u8]) -> Result<Circuit, BmpError> {
+    use image::ImageDecoder;
+
+    if !bytes.starts_with(b"BM") {
+        return Err(BmpError::NotBmp);
+    }
+    let decoder = image::codecs::bmp::BmpDecoder::new(std::io::Cursor::new(bytes))
+        .map_err(|e| BmpError::Decode(e.to_string()))?;
+    let (width, height) = decoder.dimensions();
+    if (width, height) != (Circuit::WIDTH as u32, Circuit::HEIGHT as u32) {
+        return Err(BmpError::Size { width, height });
+    }
+    let image = image::DynamicImage::from_decoder(decoder)
+        .map_err(|e| BmpError::Decode(e.to_string()))?
+        .to_rgb8();
+    let mut circuit = Circuit::filled(b'A').map_err(|e| BmpError::Decode(e.to_string()))?;
+    for (x, y, pixel) in image.enumerate_pixels() {
+        let ch = colour::char_for_rgb(pixel.0);
+        // Every palette character is storable and (x, y) is inside the grid: cannot fail.
+        let _ = circuit.set(x as i32, y as i32, ch);
+    }
+    Ok(circuit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::racetrack::samples::SAMPLES;
+
+    fn u16_at(b: &[u8], i: usize) -> u16 {
+        u16::from_le_bytes([b[i], b[i + 1]])
+    }
+    fn u32_at(b: &[u8], i: usize) -> u32 {
+        u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
+    }
+
+    #[test]
+    fn written_file_has_the_specs_layout() {
+        let mut c = Circuit::blank();
+        c.set(0, 99, b'P').unwrap();
+        c.set(1, 99, b'I').unwrap();
+        c.set(149, 0, b'J').unwrap();
+        let b = write(&c);
+        assert_eq!(b.len(), 7718);
+        assert_eq!(&b[..2], b"BM");
+        assert_eq!(u32_at(&b, 2), 7718);
+        assert_eq!(u32_at(&b, 10), 118);
+        assert_eq!(u32_at(&b, 18), 150);
+        assert_eq!(u32_at(&b, 22), 100);
+        assert_eq!(u16_at(&b, 28), 4);
+        assert_eq!(u32_at(&b, 30), 0);
+        // palette: index 8 is dark grey, index 10 bright green, stored B, G, R, 0
+        assert_eq!(&b[54 + 8 * 4..54 + 9 * 4], &[128, 128, 128, 0]);
+        assert_eq!(&b[54 + 9 * 4..54 + 10 * 4], &[0, 0, 255, 0]);
+        // first stored row is y = 99: P (15) then I (drawn bright green, 10)
+        assert_eq!(b[118], 0xFA);
+        // last row is y = 0; its 150th pixel (x = 149) is the low nibble of byte 74: J = 9
+        assert_eq!(b[118 + 99 * 76 + 74], 0x29);
+        // start zone cell (40,4): row y = 4 is stored at index 95, byte 20, high nibble = track
+        assert_eq!(b[118 + 95 * 76 + 20] >> 4, 8);
+    }
+
+    #[test]
+    fn round_trip_keeps_every_sample() {
+        for s in SAMPLES {
+            let Ok(c) = Circuit::parse(s.text.as_bytes()) else {
+                continue;
+            };
+            let back = read(&write(&c)).unwrap();
+            for y in 0..Circuit::HEIGHT {
+                for x in 0..Circuit::WIDTH {
+                    assert_eq!(
+                        colour::rgb(back.cell(x, y)),
+                        colour::rgb(c.cell(x, y)),
+                        "{} ({x},{y})",
+                        s.name
+                    );
+                }
+            }
+            if !s
+                .text
+                .bytes()
+                .any(|b| b == b'I' || (b.is_ascii_lowercase()))
+            {
+                assert_eq!(back, c, "{}", s.name);
+            }
+        }
+    }
+
+    /// A 24-bit BMP, top-down or bottom-up, built by hand.
+    fn bmp24(width: i32, height: i32, pixel: impl Fn(i32, i32) -> [u8; 3]) -> Vec<u8> {
+        let row = (width as usize * 3).div_ceil(4) * 4;
+        let rows = height.unsigned_abs() as usize;
+        let size = 54 + row * rows;
+        let mut b = Vec::new();
+        b.extend_from_slice(b"BM");
+        b.extend_from_slice(&(size as u32).to_le_bytes());
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&54u32.to_le_bytes());
+        b.extend_from_slice(&40u32.to_le_bytes());
+        b.extend_from_slice(&width.to_le_bytes());
+        b.extend_from_slice(&height.to_le_bytes());
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&24u16.to_le_bytes());
+        b.extend_from_slice(&[0; 24]);
+        for i in 0..rows as i32 {
+            let y = if height > 0 { rows as i32 - 1 - i } else { i };
+            let start = b.len();
+            for x in 0..width {
+                let [r, g, bl] = pixel(x, y);
+                b.extend_from_slice(&[bl, g, r]);
+            }
+            b.resize(start + row, 0);
+        }
+        b
+    }
+
+    #[test]
+    fn reads_24_bit_images_to_the_nearest_colour() {
+        let paint = |x: i32, y: i32| {
+            if y == 4 {
+                [120, 131, 126]
+            } else if x < 75 {
+                [250, 3, 3]
+            } else {
+                [1, 1, 1]
+            }
+        };
+        for h in [100, -100] {
+            let c = read(&bmp24(150, h, paint)).unwrap();
+            assert!(c.is_track(40, 4) && c.is_track(0, 4));
+            assert_eq!(c.cell(3, 50), b'J');
+            assert_eq!(c.cell(100, 0), b'A');
+        }
+    }
+
+    #[test]
+    fn clear_errors() {
+        assert_eq!(read(b"PK\x03\x04"), Err(BmpError::NotBmp));
+        assert_eq!(read(b""), Err(BmpError::NotBmp));
+        assert_eq!(
+            read(&bmp24(151, 100, |_, _| [0, 0, 0])),
+            Err(BmpError::Size {
+                width: 151,
+                height: 100
+            })
+        );
+        let mut truncated = write(&Circuit::blank());
+        truncated.truncate(500);
+        assert!(matches!(read(&truncated), Err(BmpError::Decode(_))));
+        assert!(matches!(read(b"BM"), Err(BmpError::Decode(_))));
+    }
+}

@@ -1,0 +1,93 @@
+//! The judge's log (spec §5): one line per judged lap, appended to `<circuit>.log` by the CLI.
+//! The line is built here, from a date the caller supplies, so it is the same everywhere.
+
+use super::judge::Verdict;
+
+/// One log line, without its terminator: pilot, result file, verdict, moves, time, speed and
+/// date, separated by tabs (easy to read, and to split in a spreadsheet).
+///
+/// A valid lap: `DEMO 2CV\tdemo.f1\tvalid\t57\t56.42\t123.4\t2026-11-29 22:30:00`.
+/// An invalid one: `DEMO 2CV\tdemo.f1\tcollision at move 12\t57\t-\t-\t…`, where the moves are
+/// those of the file (`positions − 1`, or `-` when it could not be read) and the fault names its
+/// move, or its line for a syntax error. Tabs and line breaks inside the names become spaces.
+pub fn line(
+    pilot: &str,
+    result_file: &str,
+    moves: Option<usize>,
+    verdict: &Verdict,
+    date: &str,
+) -> String {
+    let clean = |s: &str| s.replace(['\t', '\r', '\n'], " ");
+    let moves = moves.map_or_else(|| "-".to_string(), |n| n.to_string());
+    let (verdict, time, speed) = match verdict {
+        Verdict::Valid(lap) => ("valid".to_string(), lap.time_shown(), lap.speed_shown()),
+        Verdict::Invalid(fault) => {
+            let place = match (fault.step(), fault.line()) {
+                (Some(k), _) => format!(" at move {k}"),
+                (None, Some(l)) => format!(" at line {l}"),
+                (None, None) => String::new(),
+            };
+            (
+                format!("{}{place}", fault.kind()),
+                "-".to_string(),
+                "-".to_string(),
+            )
+        }
+    };
+    [
+        clean(pilot),
+        clean(result_file),
+        verdict,
+        moves,
+        time,
+        speed,
+        clean(date),
+    ]
+    .join("\t")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::racetrack::judge::{Fault, Lap};
+    use crate::racetrack::{F1Error, Pos};
+
+    #[test]
+    fn valid_and_invalid_lines() {
+        let lap = Lap {
+            moves: 57,
+            fraction: 0.42,
+            time: 56.42,
+            distance_m: 1000.0,
+            speed_kmh: 63.8,
+        };
+        assert_eq!(
+            line(
+                "DEMO 2CV",
+                "demo.f1",
+                Some(57),
+                &Verdict::Valid(lap),
+                "2026-11-29 22:30"
+            ),
+            "DEMO 2CV\tdemo.f1\tvalid\t57\t56.42\t63.8\t2026-11-29 22:30"
+        );
+        let crash = Fault::Collision {
+            step: 12,
+            from: Pos::new(1, 1),
+            to: Pos::new(2, 2),
+            hit: Pos::new(2, 2),
+        };
+        assert_eq!(
+            line("a\tb", "x.f1", Some(20), &Verdict::Invalid(crash), "d"),
+            "a b\tx.f1\tcollision at move 12\t20\t-\t-\td"
+        );
+        let syntax = Fault::Syntax(F1Error::Missing {
+            line: 2,
+            what: "circuit",
+        });
+        assert_eq!(
+            line("", "x.f1", None, &Verdict::Invalid(syntax), "d"),
+            "\tx.f1\tsyntax at line 2\t-\t-\t-\td"
+        );
+    }
+}
