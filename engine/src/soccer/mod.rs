@@ -4,7 +4,12 @@
 //! `game`, `turns`, `record`), the engine player (`search`), and the wire protocol as sans-IO
 //! state machines (`protocol`, `player`, `referee`).
 
+pub mod field;
+pub mod game;
 pub mod protocol;
+pub mod record;
+pub mod search;
+pub mod turns;
 pub mod types;
 
 pub use types::{Dir, Outcome, Point, Reason, Side};

@@ -61,6 +61,13 @@ impl Point {
     }
 }
 
+impl fmt::Display for Point {
+    /// `(x, y)` in the spec's coordinates.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
 /// One of the eight step directions, coded like the protocol's digits: `0` = N, clockwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dir {
@@ -120,6 +127,13 @@ impl Dir {
     }
 }
 
+impl fmt::Display for Dir {
+    /// The protocol digit, e.g. `4` for south.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", char::from(self.digit()))
+    }
+}
+
 /// Why a game ended, in the judge's words (spec §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -147,6 +161,19 @@ impl Reason {
             Reason::Timeout => "timeout",
             Reason::Disconnect => "disconnect",
         }
+    }
+
+    /// Whether the loser lost by a fault (spec §3.3: illegal step, incomplete turn, a step after
+    /// the end, timeout) or by leaving the game (disconnect), rather than by play (goal, own
+    /// goal, stuck).
+    pub fn is_fault(self) -> bool {
+        !matches!(self, Reason::Goal | Reason::OwnGoal | Reason::Stuck)
+    }
+
+    /// Whether the moves of a record alone can show this reason (everything but `timeout` and
+    /// `disconnect`, which happen on the wire).
+    pub fn shown_by_moves(self) -> bool {
+        !matches!(self, Reason::Timeout | Reason::Disconnect)
     }
 
     /// Parses a reason word as written by [`Reason::name`].
@@ -177,6 +204,13 @@ impl fmt::Display for Reason {
 pub struct Outcome {
     pub winner: Side,
     pub reason: Reason,
+}
+
+impl fmt::Display for Outcome {
+    /// The winner and the reason as a record's suffix writes them, e.g. `red goal`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.winner, self.reason)
+    }
 }
 
 #[cfg(test)]

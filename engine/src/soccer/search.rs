@@ -1,0 +1,509 @@
+//! The built-in player: iterative-deepening alpha-beta over complete turns, with a node budget.
+//!
+//! The engine has no clock (WebAssembly has none, and results must not depend on the machine):
+//! its strength is set by a budget of *nodes*, one node being one step tried. A search at depth
+//! `d` looks `d` complete turns ahead. Inside a turn the walk is depth-first over steps with an
+//! explicit stack, because one turn can be thousands of steps long on a degenerate field; only
+//! the recursion from one turn to the next uses the call stack.
+//!
+//! * Terminal positions score `±(WIN - ply)`: a goal (either goal) or a stuck mover, so the
+//!   engine prefers the fastest win and the slowest loss. A depth-limited search that returns
+//!   such a score has proved it, so deepening stops there.
+//! * At the horizon the position is scored for the player to move by how much closer the ball
+//!   is to the goal they attack than to the goal they defend (king-move distance), plus a
+//!   small seeded jitter on the ball's point so different seeds vary their play.
+//! * Steps are tried in order of the distance to the goal attacked, and the previous
+//!   iteration's best turn is searched first at the root.
+//! * The budget is checked only once a complete turn is known, so the engine always answers
+//!   with a legal complete turn (possibly a losing one: an own goal or a walk into a dead end
+//!   when nothing else exists).
+//!
+//! Level 0 plays uniformly at random among the legal turns (or, when there are more than
+//! 4096, by a random walk of legal steps); levels 1..=[`MAX_LEVEL`] search with growing
+//! budgets. Everything is deterministic for a given seed.
+
+use crate::rng::SplitMix64;
+
+use super::field::Field;
+use super::game::{Game, StepEffect};
+use super::turns::count_turns;
+use super::types::{Dir, Point, Side};
+
+/// The strongest level; higher levels are clamped to it.
+pub const MAX_LEVEL: u8 = 6;
+
+/// The score of winning at once; a win `p` turns later scores `WIN - p`.
+const WIN: i32 = 1_000_000;
+/// Scores beyond this are proven wins or losses.
+const PROVEN: i32 = WIN - 100_000;
+const INF: i32 = i32::MAX;
+
+/// The node budget of each level (index = level).
+const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
+    [0, 2_000, 20_000, 200_000, 1_000_000, 4_000_000, 16_000_000];
+
+/// What a search found, from the point of view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// A proven win; the game ends within this many turns (the first being the engine's).
+    Win(u32),
+    /// A proven loss within this many turns.
+    Loss(u32),
+    /// A heuristic value: positive is good for the player to move.
+    Eval(i32),
+}
+
+impl Score {
+    fn from_raw(raw: i32) -> Score {
+        if raw >= PROVEN {
+            Score::Win((WIN - raw) as u32 + 1)
+        } else if raw <= -PROVEN {
+            Score::Loss((WIN + raw) as u32 + 1)
+        } else {
+            Score::Eval(raw)
+        }
+    }
+
+    /// Whether the score is a proof rather than an estimate.
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Score::Eval(_))
+    }
+}
+
+/// The result of [`Engine::analyse`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Analysis {
+    /// The turn to play (digits).
+    pub turn: Vec<u8>,
+    /// Its value.
+    pub score: Score,
+    /// The deepest search completed, in turns (0 for a random or forced choice).
+    pub depth: u32,
+    /// Steps tried.
+    pub nodes: u64,
+}
+
+/// A Paper Soccer player. Deterministic for a given level (or budget) and seed.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    level: u8,
+    budget: u64,
+    max_depth: u32,
+    seed: u64,
+    rng: SplitMix64,
+}
+
+impl Engine {
+    /// An engine of `level` (0 = random legal turns, 1..=[`MAX_LEVEL`] = search with a node
+    /// budget growing about tenfold per level; higher values are clamped).
+    pub fn new(level: u8, seed: u64) -> Engine {
+        let level = level.min(MAX_LEVEL);
+        Engine {
+            level,
+            budget: BUDGETS[usize::from(level)],
+            max_depth: u32::MAX,
+            seed,
+            rng: SplitMix64::new(seed),
+        }
+    }
+
+    /// A searching engine with an explicit node budget (`u64::MAX` searches until the value
+    /// of the position is proven, which is only sensible on tiny fields).
+    pub fn with_budget(budget: u64, seed: u64) -> Engine {
+        Engine {
+            level: MAX_LEVEL,
+            budget: budget.max(1),
+            max_depth: u32::MAX,
+            seed,
+            rng: SplitMix64::new(seed),
+        }
+    }
+
+    /// Limits the search depth, in turns (at least 1).
+    pub fn with_max_depth(mut self, depth: u32) -> Engine {
+        self.max_depth = depth.max(1);
+        self
+    }
+
+    /// The level (for an engine made by [`Engine::with_budget`], [`MAX_LEVEL`]).
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The node budget per turn (0 for the random level).
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The turn to play: always a legal complete turn of the player to move, or an empty
+    /// turn when there is none (the game is over).
+    pub fn choose_turn(&mut self, game: &Game) -> Vec<u8> {
+        self.analyse(game).map(|a| a.turn).unwrap_or_default()
+    }
+
+    /// Chooses a turn and says why; `None` when the game is over.
+    pub fn analyse(&mut self, game: &Game) -> Option<Analysis> {
+        if game.outcome().is_some() || game.legal_step_mask() == 0 {
+            return None;
+        }
+        if self.budget == 0 {
+            return Some(self.random_turn(game));
+        }
+        let mut search = Search::new(game, self.budget, self.seed);
+        let mut best: Option<(Vec<u8>, i32)> = None;
+        let mut depth_done = 0;
+        if count_turns(game, 2) == 1 {
+            let turn = game.legal_turns().next().expect("one turn");
+            return Some(Analysis {
+                turn,
+                score: Score::Eval(0),
+                depth: 0,
+                nodes: 0,
+            });
+        }
+        for depth in 1..=self.max_depth {
+            let (score, root) = search.root(depth, best.as_ref().map(|b| b.0.as_slice()));
+            // A partial iteration searched the previous best turn first, so a turn it returns
+            // is that one or a better one at this depth.
+            if let Some(turn) = root {
+                best = Some((turn, score));
+                if !search.aborted {
+                    depth_done = depth;
+                }
+            }
+            if search.aborted || score.abs() >= PROVEN {
+                break;
+            }
+        }
+        let (turn, raw) = best.expect("the first iteration always finds a turn");
+        Some(Analysis {
+            turn,
+            score: Score::from_raw(raw),
+            depth: depth_done,
+            nodes: search.nodes,
+        })
+    }
+
+    /// Level 0: a uniformly random legal turn, or a random walk when there are very many.
+    fn random_turn(&mut self, game: &Game) -> Analysis {
+        const CAP: u64 = 4096;
+        let n = count_turns(game, CAP + 1);
+        let turn = if n <= CAP {
+            let k = self.rng.below(n) as usize;
+            game.legal_turns().nth(k).expect("k < count")
+        } else {
+            let mut g = game.clone();
+            let mut turn = Vec::new();
+            loop {
+                let steps = g.legal_steps();
+                let dir = steps[self.rng.below(steps.len() as u64) as usize];
+                turn.push(dir.digit());
+                match g.step(dir).expect("a legal step") {
+                    StepEffect::Bounce => {}
+                    StepEffect::TurnOver | StepEffect::GameOver(_) => break,
+                }
+            }
+            turn
+        };
+        Analysis {
+            turn,
+            score: Score::Eval(0),
+            depth: 0,
+            nodes: 0,
+        }
+    }
+}
+
+/// One frame of the in-turn walk: the steps to try from the current point, best first.
+#[derive(Clone, Copy)]
+struct Frame {
+    order: [Dir; 8],
+    len: u8,
+    next: u8,
+}
+
+/// The state of one [`Engine::analyse`] call.
+struct Search {
+    game: Game,
+    field: Field,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+    /// A turn is known at the root, so the search may stop.
+    can_stop: bool,
+    seed: u64,
+}
+
+impl Search {
+    fn new(game: &Game, budget: u64, seed: u64) -> Search {
+        Search {
+            game: game.clone(),
+            field: *game.field(),
+            nodes: 0,
+            budget,
+            aborted: false,
+            can_stop: false,
+            seed,
+        }
+    }
+
+    /// The legal steps from the ball, nearest to the goal attacked by `side` first.
+    fn frame(&self, side: Side) -> Frame {
+        let mask = self.game.legal_step_mask();
+        let ball = self.game.ball();
+        let mut order = [Dir::N; 8];
+        let mut keys = [0i16; 8];
+        let mut len = 0;
+        for d in Dir::ALL {
+            if mask & (1 << d as u8) == 0 {
+                continue;
+            }
+            let key = self.field.distance_to_goal(ball.step(d), side.opponent());
+            let mut i = len;
+            while i > 0 && keys[i - 1] > key {
+                order[i] = order[i - 1];
+                keys[i] = keys[i - 1];
+                i -= 1;
+            }
+            order[i] = d;
+            keys[i] = key;
+            len += 1;
+        }
+        Frame {
+            order,
+            len: len as u8,
+            next: 0,
+        }
+    }
+
+    /// The heuristic value of the position for the player to move.
+    fn eval(&self) -> i32 {
+        let side = self.game.to_move();
+        let ball = self.game.ball();
+        let attack = i32::from(self.field.distance_to_goal(ball, side.opponent()));
+        let defend = i32::from(self.field.distance_to_goal(ball, side));
+        (defend - attack) * 16 + self.jitter(ball)
+    }
+
+    fn jitter(&self, p: Point) -> i32 {
+        let mut h = SplitMix64::new(self.seed ^ ((p.x as u64) << 16) ^ (p.y as u64 & 0xFFFF));
+        (h.next_u64() & 7) as i32
+    }
+
+    /// Searches the root to `depth` turns, trying `pv` first; returns the best score and turn.
+    fn root(&mut self, depth: u32, pv: Option<&[u8]>) -> (i32, Option<Vec<u8>>) {
+        self.aborted = false;
+        let mut best = -INF;
+        let mut best_turn = None;
+        if let Some(pv) = pv {
+            let score = self.score_turn(pv, depth);
+            if !self.aborted {
+                best = score;
+                best_turn = Some(pv.to_vec());
+            }
+        }
+        if !self.aborted {
+            let mut root = RootBest {
+                skip: pv.map(<[u8]>::to_vec),
+                score: best,
+                turn: best_turn.take().unwrap_or_default(),
+                found: best > -INF,
+            };
+            let score = self.turn(depth, 0, best.max(-INF + 1), INF, Some(&mut root));
+            let _ = score;
+            if root.found {
+                best = root.score;
+                best_turn = Some(root.turn);
+            }
+        }
+        (best, best_turn)
+    }
+
+    /// Plays the complete turn `digits` and searches the rest to `depth` turns in all.
+    fn score_turn(&mut self, digits: &[u8], depth: u32) -> i32 {
+        let mover = self.game.to_move();
+        let mut played = 0;
+        let mut score = 0;
+        for &b in digits {
+            let dir = Dir::from_digit(b).expect("a turn of digits");
+            self.nodes += 1;
+            let effect = self.game.step(dir).expect("a legal turn");
+            played += 1;
+            match effect {
+                StepEffect::Bounce => continue,
+                StepEffect::GameOver(o) => score = if o.winner == mover { WIN } else { -WIN },
+                StepEffect::TurnOver => {
+                    score = if depth <= 1 {
+                        -self.eval()
+                    } else {
+                        -self.turn(depth - 1, 1, -INF, INF, None)
+                    }
+                }
+            }
+        }
+        for _ in 0..played {
+            self.game.undo_step();
+        }
+        score
+    }
+
+    /// Negamax over the complete turns of the player to move, `depth` turns deep, `ply` turns
+    /// below the root. At the root, `root` collects the best turn.
+    fn turn(
+        &mut self,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+        mut root: Option<&mut RootBest>,
+    ) -> i32 {
+        let mover = self.game.to_move();
+        let win = WIN - ply as i32;
+        let mut best = -INF;
+        let mut stack = vec![self.frame(mover)];
+        let mut path: Vec<u8> = Vec::new();
+        while let Some(top) = stack.last_mut() {
+            if top.next == top.len {
+                stack.pop();
+                if stack.is_empty() {
+                    break;
+                }
+                self.game.undo_step();
+                path.pop();
+                continue;
+            }
+            let dir = top.order[usize::from(top.next)];
+            top.next += 1;
+            self.nodes += 1;
+            let effect = self.game.step(dir).expect("ordered steps are legal");
+            path.push(dir.digit());
+            let score = match effect {
+                StepEffect::Bounce => {
+                    let frame = self.frame(mover);
+                    stack.push(frame);
+                    continue;
+                }
+                StepEffect::GameOver(o) => {
+                    if o.winner == mover {
+                        win
+                    } else {
+                        -win
+                    }
+                }
+                StepEffect::TurnOver => {
+                    if root
+                        .as_ref()
+                        .is_some_and(|r| r.skip.as_deref() == Some(path.as_slice()))
+                    {
+                        // Already searched first as the previous best turn.
+                        self.game.undo_step();
+                        path.pop();
+                        continue;
+                    }
+                    if depth <= 1 {
+                        -self.eval()
+                    } else {
+                        -self.turn(depth - 1, ply + 1, -beta, -alpha, None)
+                    }
+                }
+            };
+            self.game.undo_step();
+            if self.aborted {
+                self.unwind(stack.len() - 1);
+                return best;
+            }
+            if let Some(r) = root.as_deref_mut() {
+                if !r.found || score > r.score {
+                    r.found = true;
+                    r.score = score;
+                    r.turn.clone_from(&path);
+                }
+                self.can_stop = true;
+            }
+            path.pop();
+            if score > best {
+                best = score;
+                if best > alpha {
+                    alpha = best;
+                    if alpha >= beta {
+                        self.unwind(stack.len() - 1);
+                        return best;
+                    }
+                }
+            }
+            if self.can_stop && self.nodes >= self.budget {
+                self.aborted = true;
+                self.unwind(stack.len() - 1);
+                return best;
+            }
+        }
+        if best == -INF {
+            // No step at all at the start of the turn: stuck (cannot happen in play).
+            return -win;
+        }
+        best
+    }
+
+    /// Takes back `steps` steps of the current turn.
+    fn unwind(&mut self, steps: usize) {
+        for _ in 0..steps {
+            self.game.undo_step();
+        }
+    }
+}
+
+/// The best turn found so far at the root.
+struct RootBest {
+    /// A turn already scored before the walk (the previous iteration's best).
+    skip: Option<Vec<u8>>,
+    score: i32,
+    turn: Vec<u8>,
+    found: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::soccer::types::Outcome;
+
+    fn legal(game: &Game, turn: &[u8]) -> bool {
+        let mut g = game.clone();
+        g.play_turn(turn)
+            .is_none_or(|o: Outcome| !o.reason.is_fault())
+    }
+
+    #[test]
+    fn takes_a_goal_in_one() {
+        // 2x2: red scores with 35 (or 15 into... no: 17 is an own goal).
+        let g = Game::new(Field::new(2, 2).unwrap(), Side::Red);
+        let mut e = Engine::new(1, 7);
+        let a = e.analyse(&g).unwrap();
+        assert_eq!(a.score, Score::Win(1));
+        let mut h = g.clone();
+        assert_eq!(
+            h.play_turn(&a.turn).map(|o| o.winner),
+            Some(Side::Red),
+            "{:?}",
+            String::from_utf8_lossy(&a.turn)
+        );
+    }
+
+    #[test]
+    fn every_level_plays_legal_turns_on_odd_shapes() {
+        for (w, l) in [(2, 2), (254, 2), (2, 254), (254, 254), (8, 10)] {
+            let g = Game::new(Field::new(w, l).unwrap(), Side::Blue);
+            for level in [0, 1, 2] {
+                let turn = Engine::new(level, 3).choose_turn(&g);
+                assert!(legal(&g, &turn), "{w}x{l} level {level}: {turn:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_turn() {
+        let g = Game::new(Field::new(8, 10).unwrap(), Side::Red);
+        let a = Engine::new(2, 11).choose_turn(&g);
+        let b = Engine::new(2, 11).choose_turn(&g);
+        assert_eq!(a, b);
+    }
+}
