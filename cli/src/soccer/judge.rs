@@ -1,12 +1,87 @@
-//! `quadrille soccer judge`.
+//! `quadrille soccer judge RECORD`: replays a game record and prints the verdict as JSON.
+//!
+//! The verdict comes from the moves alone. A ` # <winner> <reason>` suffix is checked against
+//! them: when the moves end the game, the suffix must say the same; when they leave it open,
+//! only `timeout` (won by the opponent of the player to move) or `disconnect` fit, and the JSON
+//! still describes the open game (those verdicts happen on the wire, not on the paper), with a
+//! note on standard error. Exit 2 for a malformed record, turns after the end of the game, or a
+//! suffix the moves contradict; 0 otherwise.
 
+use std::io::Read;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use engine::soccer::game::Game;
+use engine::soccer::record::Record;
+use engine::soccer::{Reason, Side};
 
 #[derive(clap::Args)]
 pub struct Args {
-    input: String,
+    /// The one-line record, e.g. `8x10 red: 3/4/4`, or `-` to read it from standard input.
+    record: String,
+}
+
+/// Reads a record given on the command line, or from standard input for `-`.
+pub(super) fn load(arg: &str) -> anyhow::Result<Record> {
+    let text = if arg == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading the record from standard input")?;
+        text
+    } else {
+        arg.to_owned()
+    };
+    let line = text.trim_end_matches(['\n', '\r']);
+    Record::parse(line).with_context(|| format!("record {line:?}"))
+}
+
+/// Replays a record, turning a contradiction into an error that names it.
+pub(super) fn replay(record: &Record) -> anyhow::Result<Game> {
+    record
+        .replay()
+        .with_context(|| format!("record {:?}", record.to_string()))
+}
+
+/// The JSON printed by the judge; field order is part of the interface.
+#[derive(serde::Serialize)]
+struct Verdict {
+    over: bool,
+    winner: Option<Side>,
+    reason: Option<Reason>,
+    /// The 1-based turn during which the game ended.
+    turn: Option<usize>,
+    /// How many turns the record holds.
+    turns: usize,
+    to_move: Option<Side>,
+    ball: [i16; 2],
+}
+
+impl Verdict {
+    fn of(game: &Game, turns: usize) -> Verdict {
+        let outcome = game.outcome();
+        let ball = game.ball();
+        Verdict {
+            over: outcome.is_some(),
+            winner: outcome.map(|o| o.winner),
+            reason: outcome.map(|o| o.reason),
+            turn: outcome.map(|_| game.turn_number()),
+            turns,
+            to_move: outcome.is_none().then(|| game.to_move()),
+            ball: [ball.x, ball.y],
+        }
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("{}: soccer judge is not built yet", args.input)
+    let record = load(&args.record)?;
+    let game = replay(&record)?;
+    if let (Some(claimed), None) = (record.result, game.outcome()) {
+        eprintln!(
+            "quadrille: note: `{claimed}` cannot be seen in the moves; judging the moves alone"
+        );
+    }
+    let verdict = Verdict::of(&game, record.turns.len());
+    println!("{}", serde_json::to_string(&verdict)?);
+    Ok(ExitCode::SUCCESS)
 }
