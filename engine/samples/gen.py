@@ -301,7 +301,7 @@ CONFORMING = [
 def bad_size():
     """Rule 1: 99 lines (the last line of the ring is missing)."""
     lines = fast_ring_decorated().text().split("\r\n")
-    return "\r\n".join(lines[:98]) + "\r\n"
+    return "\r\n".join(lines[:99]) + "\r\n"
 
 
 def fast_ring_decorated():

@@ -96,6 +96,13 @@ fn position(line: &[u8]) -> Result<Pos, Bad> {
     }
 }
 
+/// The pilot (line 1) and circuit (line 2) of a result file, read even when a later line is
+/// malformed, so that a tool can still name them (and find the circuit) for a syntax fault.
+pub fn header(bytes: &[u8]) -> (Option<String>, Option<String>) {
+    let lines = text::lines(bytes);
+    (lines.first().map(|l| free_text(l)), lines.get(1).map(|l| free_text(l)))
+}
+
 impl ResultFile {
     /// Reads a result file. Lines end in CR, LF or CRLF; blank lines at the end are ignored;
     /// any other line after the second that is not `x,y` is an error naming its line.
@@ -212,6 +219,14 @@ mod tests {
         }
         let err = ResultFile::parse(b"me\nc\n99999999999,4\n").unwrap_err();
         assert!(matches!(err, F1Error::OutOfRange { line: 3, .. }));
+    }
+
+    #[test]
+    fn header_survives_a_bad_body() {
+        let bytes = b"me\r\nRING.CIR\r\n40;4\r\n";
+        assert!(ResultFile::parse(bytes).is_err());
+        assert_eq!(header(bytes), (Some("me".into()), Some("RING.CIR".into())));
+        assert_eq!(header(b"me"), (Some("me".into()), None));
     }
 
     #[test]

@@ -1,0 +1,43 @@
+//! The date written in the judge's log: UTC, `YYYY-MM-DD HH:MM:SS`, from the system clock.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Now, in UTC.
+pub fn now_utc() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    format_utc(secs)
+}
+
+/// Seconds since 1970-01-01 00:00:00 UTC as `YYYY-MM-DD HH:MM:SS`.
+pub fn format_utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_dates() {
+        assert_eq!(format_utc(0), "1970-01-01 00:00:00");
+        assert_eq!(format_utc(951_782_400), "2000-02-29 00:00:00");
+        assert_eq!(format_utc(1_795_993_199), "2026-11-29 22:59:59");
+    }
+}
