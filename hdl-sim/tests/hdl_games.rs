@@ -1,0 +1,361 @@
+//! Full Paper Soccer games between the Verilog player (`hdl/src`, simulated by Icarus Verilog
+//! through the interactive harness `hdl/tb/tb_player.v`) and the Rust engine, with every turn
+//! the player sends checked by the rules engine.
+//!
+//! Skipped, with a notice, when `iverilog`/`vvp` are not installed (`cargo xtask` installs them).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::OnceLock;
+
+use engine::rng::SplitMix64;
+use engine::soccer::field::Field;
+use engine::soccer::game::Game;
+use engine::soccer::search::Engine;
+use engine::soccer::{Outcome, Reason, Side};
+
+fn hdl_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../hdl")
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("-V")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// The harness compiled once per test binary (UART at 4 clocks per bit), or `None` without
+/// Icarus Verilog.
+fn harness() -> Option<&'static Path> {
+    static VVP: OnceLock<Option<PathBuf>> = OnceLock::new();
+    VVP.get_or_init(|| {
+        if !have("iverilog") || !have("vvp") {
+            eprintln!("NOTICE: iverilog/vvp not installed; skipping the HDL game tests");
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("quadrille-hdl-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let out = dir.join("tb_player.vvp");
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(hdl_dir().join("src"))
+            .expect("hdl/src")
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "v"))
+            .collect();
+        sources.sort();
+        let status = Command::new("iverilog")
+            .args(["-g2005", "-o"])
+            .arg(&out)
+            .arg(hdl_dir().join("tb/tb_player.v"))
+            .args(&sources)
+            .status()
+            .expect("run iverilog");
+        assert!(status.success(), "iverilog failed to compile the player");
+        Some(out)
+    })
+    .as_deref()
+}
+
+/// One simulated board on the other end of a serial line.
+struct Board {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+/// A line the player sent, with the core's thinking time for the last turn.
+struct Reply {
+    bytes: Vec<u8>,
+    think_cycles: u64,
+}
+
+impl Board {
+    fn start(vvp: &Path, switches: u8) -> Board {
+        let mut child = Command::new("vvp")
+            .arg("-n")
+            .arg(vvp)
+            .arg("+timeout=40000000")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run vvp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut board = Board {
+            child,
+            stdin,
+            stdout,
+        };
+        board.command(&format!("s{switches:02x}\n"));
+        board
+    }
+
+    fn command(&mut self, text: &str) {
+        self.stdin.write_all(text.as_bytes()).expect("write to vvp");
+        self.stdin.flush().expect("flush vvp");
+    }
+
+    /// Sends raw bytes to the player's UART.
+    fn send(&mut self, bytes: &[u8]) {
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        self.command(&format!("{hex}\n"));
+    }
+
+    /// Waits for the player's next line.
+    fn reply(&mut self) -> Reply {
+        self.command("r\n");
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read vvp");
+            assert!(n > 0, "the simulation ended without a reply");
+            let line = line.trim_end();
+            assert!(
+                !line.starts_with("TIMEOUT"),
+                "the player did not answer: {line}"
+            );
+            assert!(
+                !line.starts_with("FRAMING"),
+                "bad UART frame from the player: {line}"
+            );
+            if let Some(rest) = line.strip_prefix("REPLY ") {
+                let mut fields = rest.split(' ');
+                let hex = fields.next().expect("reply bytes");
+                let think_cycles = fields.next().and_then(|f| f.parse().ok()).expect("cycles");
+                let bytes = (0..hex.len() / 2)
+                    .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+                    .collect();
+                return Reply {
+                    bytes,
+                    think_cycles,
+                };
+            }
+        }
+    }
+
+    /// Starts a game: `w W \n l L \n c r|b \n`.
+    fn new_game(&mut self, width: u8, length: u8, colour: Side) {
+        self.send(&[
+            b'w',
+            width,
+            b'\n',
+            b'l',
+            length,
+            b'\n',
+            b'c',
+            colour.letter(),
+            b'\n',
+        ]);
+    }
+}
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"q\n");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// The digits of a `{digits}\n` line, or a failure naming what is wrong.
+fn turn_of(reply: &Reply) -> Vec<u8> {
+    let b = &reply.bytes;
+    assert!(
+        b.len() >= 3 && b[0] == b'{' && b[b.len() - 2] == b'}' && b[b.len() - 1] == b'\n',
+        "not a turn message: {:?}",
+        String::from_utf8_lossy(b)
+    );
+    let digits = b[1..b.len() - 2].to_vec();
+    assert!(
+        digits.iter().all(|d| (b'0'..=b'7').contains(d)),
+        "not digits: {:?}",
+        String::from_utf8_lossy(b)
+    );
+    digits
+}
+
+/// What the opponent of the board plays.
+enum Opponent {
+    Random(SplitMix64),
+    Engine(Engine),
+}
+
+impl Opponent {
+    fn choose(&mut self, game: &Game) -> Vec<u8> {
+        match self {
+            Opponent::Random(rng) => {
+                let turns: Vec<Vec<u8>> = game.legal_turns().take(2000).collect();
+                let pick = rng.below(turns.len() as u64) as usize;
+                turns[pick].clone()
+            }
+            Opponent::Engine(engine) => engine.choose_turn(game),
+        }
+    }
+}
+
+struct GameReport {
+    outcome: Outcome,
+    board_turns: usize,
+    max_think: u64,
+    total_think: u64,
+    record: String,
+}
+
+/// Plays one game on `board` (the board plays `colour`), checking every turn it sends.
+fn play(
+    board: &mut Board,
+    width: u8,
+    length: u8,
+    colour: Side,
+    starter: Side,
+    opponent: &mut Opponent,
+) -> GameReport {
+    let mut game = Game::new(Field::new(width, length).expect("field"), starter);
+    board.new_game(width, length, colour);
+    let mut turns: Vec<String> = Vec::new();
+    let mut last_opponent: Option<Vec<u8>> = None;
+    let (mut board_turns, mut max_think, mut total_think) = (0, 0, 0);
+    let outcome = loop {
+        if let Some(outcome) = game.outcome() {
+            break outcome;
+        }
+        if game.to_move() == colour {
+            let mut msg = vec![b'{'];
+            msg.extend(last_opponent.take().unwrap_or_default());
+            msg.extend(b"}\n");
+            board.send(&msg);
+            let reply = board.reply();
+            let digits = turn_of(&reply);
+            board_turns += 1;
+            max_think = max_think.max(reply.think_cycles);
+            total_think += reply.think_cycles;
+            let before = game.clone();
+            turns.push(String::from_utf8(digits.clone()).expect("ascii"));
+            let result = game.play_turn(&digits);
+            let record = format!("{width}x{length} {starter}: {}", turns.join("/"));
+            match result {
+                None => {}
+                Some(o) if o.winner == colour => {}
+                Some(Outcome {
+                    reason: Reason::Stuck,
+                    ..
+                }) => {
+                    // Only acceptable when every legal turn of the position gets stuck.
+                    let escapes = before.legal_turns().take(100_000).any(|t| {
+                        let mut g = before.clone();
+                        !matches!(
+                            g.play_turn(&t),
+                            Some(Outcome {
+                                reason: Reason::Stuck,
+                                ..
+                            })
+                        )
+                    });
+                    assert!(!escapes, "the board walked into a dead end: {record}");
+                }
+                Some(Outcome {
+                    reason: Reason::OwnGoal,
+                    ..
+                }) => {
+                    let alternative = before.legal_turns().take(100_000).any(|t| {
+                        let mut g = before.clone();
+                        !matches!(g.play_turn(&t), Some(o) if o.winner != colour)
+                    });
+                    assert!(
+                        !alternative,
+                        "the board scored an own goal needlessly: {record}"
+                    );
+                }
+                Some(o) => panic!("the board's turn is a fault ({o}): {record}"),
+            }
+        } else {
+            let digits = opponent.choose(&game);
+            turns.push(String::from_utf8(digits.clone()).expect("ascii"));
+            game.play_turn(&digits);
+            last_opponent = Some(digits);
+        }
+    };
+    GameReport {
+        outcome,
+        board_turns,
+        max_think,
+        total_think,
+        record: format!(
+            "{width}x{length} {starter}: {} # {outcome}",
+            turns.join("/")
+        ),
+    }
+}
+
+fn summary(label: &str, r: &GameReport) {
+    let mean = r.total_think / r.board_turns.max(1) as u64;
+    println!(
+        "{label}: {} after {} board turns; think cycles max {} mean {mean}\n  {}",
+        r.outcome, r.board_turns, r.max_think, r.record
+    );
+}
+
+#[test]
+fn board_beats_random_turns_on_8x10_with_every_turn_legal() {
+    let Some(vvp) = harness() else { return };
+    let mut board = Board::start(vvp, 0);
+    let mut wins = 0;
+    let cases = [
+        (Side::Red, Side::Red, 1),
+        (Side::Red, Side::Blue, 2),
+        (Side::Blue, Side::Red, 3),
+        (Side::Blue, Side::Blue, 4),
+    ];
+    // All games on one board, one after the other: each `w` starts afresh.
+    for (colour, starter, seed) in cases {
+        let mut opponent = Opponent::Random(SplitMix64::new(seed));
+        let r = play(&mut board, 8, 10, colour, starter, &mut opponent);
+        summary(&format!("board {colour}, {starter} starts"), &r);
+        if r.outcome.winner == colour {
+            wins += 1;
+        }
+    }
+    assert!(
+        wins >= 3,
+        "the board won only {wins} of 4 games against random turns"
+    );
+}
+
+#[test]
+fn board_plays_legal_games_against_the_engine_on_several_fields() {
+    let Some(vvp) = harness() else { return };
+    // SW = 2: a 64K-cycle budget.
+    let mut board = Board::start(vvp, 2);
+    for (w, l, colour, seed) in [
+        (10, 10, Side::Blue, 7),
+        (2, 2, Side::Red, 8),
+        (16, 24, Side::Red, 9),
+    ] {
+        let mut opponent = Opponent::Engine(Engine::new(1, seed));
+        let r = play(&mut board, w, l, colour, Side::Red, &mut opponent);
+        summary(&format!("{w}x{l} board {colour} vs engine level 1"), &r);
+        assert!(r.board_turns > 0);
+    }
+}
+
+#[test]
+fn board_resynchronises_on_w_in_the_middle_of_a_turn() {
+    let Some(vvp) = harness() else { return };
+    let mut board = Board::start(vvp, 0);
+    // A game that is abandoned while the opponent's turn is half sent ...
+    board.new_game(10, 10, Side::Blue);
+    board.send(b"{45");
+    // ... and a new one that starts with our turn: the board must answer from a fresh field.
+    board.new_game(8, 10, Side::Red);
+    board.send(b"{}\n");
+    let reply = board.reply();
+    let digits = turn_of(&reply);
+    let mut game = Game::new(Field::new(8, 10).expect("field"), Side::Red);
+    assert_eq!(
+        game.play_turn(&digits),
+        None,
+        "first turn {digits:?} is not a complete turn"
+    );
+}
