@@ -309,7 +309,8 @@ impl Log {
         if let Some(out) = &mut self.out {
             let _ = writeln!(
                 out,
-                "{t_ms:>8} {direction:<4} {side:<4} {}{suffix}",
+                "{t_ms:>8} {direction:<4} {:<4} {}{suffix}",
+                side.name(),
                 bytes.escape_ascii()
             );
         }

@@ -1,0 +1,163 @@
+//! Shared by the `soccer_referee*` and `soccer_play*` tests: running `quadrille` with a time
+//! limit, the scripted bot, engine self-play, and pseudo-terminals standing in for serial ports.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use engine::soccer::Side;
+use engine::soccer::field::Field;
+use engine::soccer::game::Game;
+use engine::soccer::record::Record;
+use engine::soccer::search::Engine;
+use serialport::{SerialPort, TTYPort};
+
+/// `quadrille` with arguments.
+pub fn quadrille(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quadrille"));
+    cmd.args(args);
+    cmd
+}
+
+/// Runs `cmd` to completion, killing it and failing if it takes longer than `limit`.
+pub fn run(mut cmd: Command, limit: Duration) -> Output {
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quadrille starts");
+    wait(child, limit)
+}
+
+/// Waits for a spawned child with piped output, killing it and failing after `limit`.
+pub fn wait(mut child: Child, limit: Duration) -> Output {
+    let until = Instant::now() + limit;
+    loop {
+        if child.try_wait().expect("try_wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "still running after {limit:?}; stdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn stdout_lines(out: &Output) -> Vec<String> {
+    assert!(
+        out.status.success(),
+        "quadrille failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone())
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The `exec:` player running `bots/scripted.py` with `args`.
+pub fn bot(args: &[&str]) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bots/scripted.py");
+    let mut spec = format!("exec:python3 {}", script.display());
+    for a in args {
+        spec.push(' ');
+        spec.push_str(a);
+    }
+    spec
+}
+
+/// A whole game of the engine against itself, as a record with its result.
+pub fn self_play(width: u8, length: u8, starter: Side, seed: u64) -> Record {
+    let field = Field::new(width, length).unwrap();
+    let mut game = Game::new(field, starter);
+    let mut engines = [Engine::new(1, seed), Engine::new(1, seed + 1)];
+    let mut record = Record::new(field, starter);
+    for i in 0.. {
+        let digits = engines[i % 2].choose_turn(&game);
+        let end = game.play_turn(&digits);
+        record.turns.push(digits);
+        if let Some(outcome) = end {
+            record.result = Some(outcome);
+            return record;
+        }
+        assert!(i < 10_000, "self-play does not end");
+    }
+    unreachable!()
+}
+
+/// The turns of `record` played by `side`, as bot arguments.
+pub fn turns_of(record: &Record, side: Side) -> Vec<String> {
+    let first = usize::from(record.starter != side);
+    record
+        .turns
+        .iter()
+        .skip(first)
+        .step_by(2)
+        .map(|t| String::from_utf8(t.clone()).unwrap())
+        .collect()
+}
+
+/// A pseudo-terminal: the test holds the master end (and keeps the slave open so reads of the
+/// master wait instead of failing), a program opens `path` as its serial port.
+pub struct Pty {
+    pub master: TTYPort,
+    pub slave: TTYPort,
+    pub path: String,
+}
+
+impl Pty {
+    pub fn new() -> Pty {
+        let (mut master, slave) = TTYPort::pair().expect("a pseudo-terminal");
+        let path = slave.name().expect("the slave's path");
+        master.set_timeout(Duration::from_millis(20)).unwrap();
+        Pty {
+            master,
+            slave,
+            path,
+        }
+    }
+
+    /// Reads from the master until `want` bytes arrived or `limit` passed.
+    pub fn read_exactly(&mut self, want: usize, limit: Duration) -> Vec<u8> {
+        let until = Instant::now() + limit;
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while got.len() < want && Instant::now() < until {
+            let n = want - got.len();
+            if let Ok(k) = self.master.read(&mut buf[..n.min(256)]) {
+                got.extend_from_slice(&buf[..k]);
+            }
+        }
+        got
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).unwrap();
+    }
+}
+
+impl Pty {
+    /// Reads from the master until a byte sequence ending with `end` arrived (or `limit`).
+    pub fn read_until(&mut self, end: &[u8], limit: Duration) -> Vec<u8> {
+        let until = Instant::now() + limit;
+        let mut got = Vec::new();
+        let mut byte = [0u8; 1];
+        while !got.ends_with(end) && Instant::now() < until {
+            if let Ok(1) = self.master.read(&mut byte) {
+                got.push(byte[0]);
+            }
+        }
+        got
+    }
+}
