@@ -1,0 +1,62 @@
+//! What can go wrong loading a netlist or driving a simulation.
+
+use thiserror::Error;
+
+/// A netlist that cannot be simulated. Every variant names the place: JSON line and column, the
+/// port, or the cell (by its yosys name, which carries the Verilog source position).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    #[error("netlist is not valid JSON at line {line}, column {column}: {message}")]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error(
+        "netlist has {modules} modules and none is marked top (flatten it with hdl/netlist.sh)"
+    )]
+    NoTop { modules: usize },
+    #[error("netlist has several top modules: {}", .0.join(", "))]
+    ManyTops(Vec<String>),
+    #[error("{place}: {message}")]
+    Malformed { place: String, message: String },
+    #[error("cell {cell}: unsupported cell type {kind} (flatten the design with hdl/netlist.sh)")]
+    UnknownCell { cell: String, kind: String },
+    #[error("cell {cell} ({kind}): {message}")]
+    BadCell {
+        cell: String,
+        kind: String,
+        message: String,
+    },
+    #[error("net {net} has two drivers: {first} and {second}")]
+    MultipleDrivers {
+        net: u32,
+        first: String,
+        second: String,
+    },
+    #[error("combinational loop through cell {cell} (loop: {})", .path.join(" -> "))]
+    CombinationalLoop { cell: String, path: Vec<String> },
+    #[error("cell {cell}: clocked by {found}, but the simulator's clock is {expected}")]
+    ForeignClock {
+        cell: String,
+        found: String,
+        expected: String,
+    },
+    #[error("no input port named {0:?}")]
+    NoSuchInput(String),
+}
+
+/// A pin operation the design does not allow.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PinError {
+    #[error("no input port named {0:?}")]
+    NoSuchInput(String),
+    #[error("no port or net named {0:?}")]
+    NoSuchSignal(String),
+    #[error("value does not fit in {name}, which is {width} bits wide")]
+    TooWide { name: String, width: u32 },
+    #[error("bad pin reference {0:?} (expected NAME or NAME[BIT])")]
+    BadPinRef(String),
+    #[error("{name}[{bit}] is out of range: {name} is {width} bits wide")]
+    BitOutOfRange { name: String, bit: u32, width: u32 },
+}

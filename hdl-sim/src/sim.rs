@@ -1,0 +1,943 @@
+//! The cycle-based evaluator and its pin API.
+//!
+//! State lives in one `u64` arena. After every public call the combinational logic is settled:
+//! changing a signal marks the instructions reading it in a bitset indexed in evaluation order,
+//! and settling walks that bitset forward, so a cycle costs only what actually changed. At a
+//! clock edge every register, memory write and synchronous read port samples the settled values
+//! first, and only then are the new values written (two phases, as in hardware).
+
+use crate::compile::{Driver, Gather, Kind, Operand, Program, compile};
+use crate::error::{LoadError, PinError};
+use crate::netlist::{Direction, Module};
+use crate::ops::{self, Scratch, bin_narrow, bin_wide, extend, mask, un_narrow, un_wide, words};
+
+/// A compiled netlist with its current state.
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    p: Program,
+    arena: Vec<u64>,
+    mems: Vec<Vec<u64>>,
+    dirty: Vec<u64>,
+    /// Registers whose inputs changed since their last edge, per clock polarity.
+    pending_pos: Vec<u32>,
+    pending_neg: Vec<u32>,
+    is_pending: Vec<bool>,
+    /// Staged next values: (state operand, first word in `stage_words`).
+    stage: Vec<(Operand, u32)>,
+    stage_words: Vec<u64>,
+    scratch: Scratch,
+    tmp: Vec<u64>,
+    cycle: u64,
+    has_negedge: bool,
+    has_posedge: bool,
+}
+
+/// A handle on a top-level input, resolved once (see [`Simulator::input`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputPin {
+    index: usize,
+    /// A single bit of the port, or the whole port.
+    bit: Option<u32>,
+}
+
+/// A handle on a readable group of bits: a port or a named wire (see [`Simulator::probe`]).
+#[derive(Clone, Debug)]
+pub struct Probe {
+    name: String,
+    width: u32,
+    gather: Gather,
+}
+
+impl Probe {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+}
+
+/// A top-level port as the simulator sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortDesc {
+    pub name: String,
+    pub direction: Direction,
+    pub width: u32,
+    /// The Verilog index of the least significant bit and whether the range is ascending
+    /// (`[0:7]`), for naming bits the way the source does.
+    pub offset: i64,
+    pub upto: bool,
+}
+
+impl Simulator {
+    /// Loads a yosys JSON netlist (see [`Module::from_json`]) and compiles it. `clock` names the
+    /// clock input; `None` infers it from the flip-flops.
+    pub fn from_json(text: &str, clock: Option<&str>) -> Result<Simulator, LoadError> {
+        Simulator::new(&Module::from_json(text)?, clock)
+    }
+
+    /// Compiles `module` and puts it in its initial state (`init` attributes, memory `INIT`,
+    /// every other bit 0, inputs 0), settled.
+    pub fn new(module: &Module, clock: Option<&str>) -> Result<Simulator, LoadError> {
+        let p = compile(module, clock)?;
+        let n = p.insts.len();
+        let has_posedge = p.regs.iter().any(|r| r.posedge && r.clocked)
+            || p.reads.iter().any(|r| r.posedge)
+            || p.writes.iter().any(|w| w.posedge);
+        let has_negedge = p.regs.iter().any(|r| !r.posedge && r.clocked)
+            || p.reads.iter().any(|r| !r.posedge)
+            || p.writes.iter().any(|w| !w.posedge);
+        let mut sim = Simulator {
+            arena: p.arena_init.clone(),
+            mems: p.memories.iter().map(|m| m.init.clone()).collect(),
+            dirty: vec![0; n.div_ceil(64)],
+            pending_pos: Vec::new(),
+            pending_neg: Vec::new(),
+            is_pending: vec![false; p.regs.len()],
+            stage: Vec::new(),
+            stage_words: Vec::new(),
+            scratch: Scratch::default(),
+            tmp: vec![0; p.max_words + 1],
+            cycle: 0,
+            has_negedge,
+            has_posedge,
+            p,
+        };
+        for i in 0..n {
+            sim.mark_inst(i as u32);
+        }
+        for r in 0..sim.p.regs.len() {
+            sim.mark_reg(r as u32);
+        }
+        sim.settle();
+        Ok(sim)
+    }
+
+    /// The top module's name.
+    pub fn top(&self) -> &str {
+        &self.p.top
+    }
+
+    /// Clock cycles run so far.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// The top-level ports, as yosys lists them.
+    pub fn ports(&self) -> Vec<PortDesc> {
+        self.p
+            .ports
+            .iter()
+            .map(|p| PortDesc {
+                name: p.name.clone(),
+                direction: p.direction,
+                width: p.probe.width,
+                offset: p.offset,
+                upto: p.upto,
+            })
+            .collect()
+    }
+
+    /// The clock input's name, when the design has one (given or inferred).
+    pub fn clock_name(&self) -> Option<&str> {
+        self.p.clock.map(|(i, _)| self.p.inputs[i].0.as_str())
+    }
+
+    /// Resolves an input: `NAME` for a whole port, `NAME[BIT]` for one bit of it (`BIT` counted
+    /// from the port's least significant bit, as in the Verilog declaration `[N:0]`).
+    pub fn input(&self, name: &str) -> Result<InputPin, PinError> {
+        let (base, bit) = parse_pin_ref(name)?;
+        let index = self
+            .p
+            .inputs
+            .iter()
+            .position(|(n, _)| *n == base)
+            .ok_or_else(|| PinError::NoSuchInput(base.to_string()))?;
+        let width = self.p.inputs[index].1.width;
+        if let Some(b) = bit {
+            let port = self.p.ports.iter().find(|p| p.name == base);
+            let lsb = port.map_or(0, |p| p.offset);
+            let rel = i64::from(b) - lsb;
+            if rel < 0 || rel >= i64::from(width) {
+                return Err(PinError::BitOutOfRange {
+                    name: base.to_string(),
+                    bit: b,
+                    width,
+                });
+            }
+            return Ok(InputPin {
+                index,
+                bit: Some(rel as u32),
+            });
+        }
+        Ok(InputPin { index, bit: None })
+    }
+
+    /// Width of an input pin handle.
+    pub fn input_width(&self, pin: InputPin) -> u32 {
+        if pin.bit.is_some() {
+            1
+        } else {
+            self.p.inputs[pin.index].1.width
+        }
+    }
+
+    /// Sets an input (≤ 64 bits, or the low 64 bits of a wider one) and settles the logic.
+    pub fn set(&mut self, pin: InputPin, value: u64) -> Result<(), PinError> {
+        self.set_wide(pin, &[value])
+    }
+
+    /// Sets an input from little-endian words and settles the logic.
+    pub fn set_wide(&mut self, pin: InputPin, value: &[u64]) -> Result<(), PinError> {
+        let (name, op) = &self.p.inputs[pin.index];
+        let width = if pin.bit.is_some() { 1 } else { op.width };
+        let fits = value.iter().enumerate().all(|(i, &w)| {
+            let lo = i as u32 * 64;
+            if lo >= width {
+                w == 0
+            } else {
+                width - lo >= 64 || w >> (width - lo) == 0
+            }
+        });
+        if !fits {
+            return Err(PinError::TooWide {
+                name: name.clone(),
+                width,
+            });
+        }
+        let op = *op;
+        let changed = match pin.bit {
+            Some(b) => {
+                let word = &mut self.arena[op.off as usize + (b / 64) as usize];
+                let old = *word;
+                if value.first().copied().unwrap_or(0) & 1 == 1 {
+                    *word |= 1 << (b % 64);
+                } else {
+                    *word &= !(1 << (b % 64));
+                }
+                old != *word
+            }
+            None => {
+                let mut changed = false;
+                for i in 0..op.words() {
+                    let v = value.get(i).copied().unwrap_or(0);
+                    let slot = &mut self.arena[op.off as usize + i];
+                    changed |= *slot != v;
+                    *slot = v;
+                }
+                changed
+            }
+        };
+        if changed {
+            self.signal_changed(op.sig);
+            self.settle();
+        }
+        Ok(())
+    }
+
+    /// Sets an input by name (see [`Simulator::input`]).
+    pub fn set_by_name(&mut self, name: &str, value: u64) -> Result<(), PinError> {
+        let pin = self.input(name)?;
+        self.set(pin, value)
+    }
+
+    /// Resolves a port or a named wire for reading.
+    pub fn probe(&self, name: &str) -> Result<Probe, PinError> {
+        if let Some(p) = self.p.ports.iter().find(|p| p.name == name) {
+            return Ok(Probe {
+                name: name.to_string(),
+                width: p.probe.width,
+                gather: p.probe.gather.clone(),
+            });
+        }
+        if let Some((n, w, _, _)) = self.p.wires.iter().find(|(n, ..)| n == name) {
+            return Ok(Probe {
+                name: n.clone(),
+                width: w.width,
+                gather: w.gather.clone(),
+            });
+        }
+        Err(PinError::NoSuchSignal(name.to_string()))
+    }
+
+    /// Names of the design's visible wires (without yosys' internal `$`-names).
+    pub fn wire_names(&self) -> Vec<&str> {
+        self.p
+            .wires
+            .iter()
+            .map(|(n, ..)| n.as_str())
+            .filter(|n| !n.starts_with('$'))
+            .collect()
+    }
+
+    /// The low 64 bits of a probe's current value.
+    #[inline]
+    pub fn get(&self, probe: &Probe) -> u64 {
+        let g = &probe.gather;
+        let mut v = g.constant[0];
+        for s in &g.segments {
+            if s.dst_bit < 64 {
+                v |= extract(&self.arena, s.src_off, s.src_bit, s.len) << s.dst_bit;
+            }
+        }
+        v
+    }
+
+    /// A probe's whole value as little-endian words.
+    pub fn get_wide(&self, probe: &Probe) -> Vec<u64> {
+        let mut out = probe.gather.constant.clone();
+        run_gather(&self.arena, &probe.gather, &mut out);
+        out
+    }
+
+    /// Reads a port or wire by name (low 64 bits).
+    pub fn get_by_name(&self, name: &str) -> Result<u64, PinError> {
+        Ok(self.get(&self.probe(name)?))
+    }
+
+    /// Reads one word of a memory (for tests and debugging): `None` out of range.
+    pub fn memory_word(&self, memory: &str, address: i64) -> Option<Vec<u64>> {
+        let (i, m) = self
+            .p
+            .memories
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.name == memory)?;
+        let row = address.checked_sub(m.offset)?;
+        if row < 0 || row >= i64::from(m.size) {
+            return None;
+        }
+        let n = words(m.width);
+        Some(self.mems[i][row as usize * n..(row as usize + 1) * n].to_vec())
+    }
+
+    /// Runs one clock cycle: the clock rises (posedge elements update), the logic settles, the
+    /// clock falls (negedge elements update), the logic settles.
+    pub fn step(&mut self) {
+        self.half_step(true);
+        self.half_step(false);
+        self.cycle += 1;
+    }
+
+    /// Runs `n` clock cycles.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Drives the clock to `level` (an edge when it changes) and settles. [`Simulator::step`] is
+    /// `half_step(true)` then `half_step(false)`; use this to observe the values between edges.
+    pub fn half_step(&mut self, level: bool) {
+        if let Some((idx, bit)) = self.p.clock {
+            let op = self.p.inputs[idx].1;
+            let word = &mut self.arena[op.off as usize + (bit / 64) as usize];
+            let old = (*word >> (bit % 64)) & 1 == 1;
+            if old == level {
+                return;
+            }
+            if level {
+                *word |= 1 << (bit % 64);
+            } else {
+                *word &= !(1 << (bit % 64));
+            }
+            if self.has_posedge && level || self.has_negedge && !level {
+                self.edge(level);
+            }
+            self.signal_changed(op.sig);
+            self.settle();
+        } else if self.has_posedge && level || self.has_negedge && !level {
+            self.edge(level);
+            self.settle();
+        }
+    }
+
+    // -- internals --------------------------------------------------------------------------
+
+    #[inline]
+    fn mark_inst(&mut self, i: u32) {
+        self.dirty[(i / 64) as usize] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    fn mark_reg(&mut self, r: u32) {
+        if !self.is_pending[r as usize] {
+            self.is_pending[r as usize] = true;
+            if self.p.regs[r as usize].posedge {
+                self.pending_pos.push(r);
+            } else {
+                self.pending_neg.push(r);
+            }
+        }
+    }
+
+    #[inline]
+    fn signal_changed(&mut self, sig: u32) {
+        let (s, e) = (
+            self.p.inst_fanout_start[sig as usize] as usize,
+            self.p.inst_fanout_start[sig as usize + 1] as usize,
+        );
+        for k in s..e {
+            let i = self.p.inst_fanout[k];
+            self.dirty[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        let (s, e) = (
+            self.p.reg_fanout_start[sig as usize] as usize,
+            self.p.reg_fanout_start[sig as usize + 1] as usize,
+        );
+        for k in s..e {
+            let r = self.p.reg_fanout[k];
+            self.mark_reg(r);
+        }
+    }
+
+    /// Evaluates dirty instructions in order until none is left. Instructions only mark
+    /// later ones (their readers), so one forward pass suffices.
+    fn settle(&mut self) {
+        for w in 0..self.dirty.len() {
+            while self.dirty[w] != 0 {
+                let bit = self.dirty[w].trailing_zeros();
+                self.dirty[w] &= !(1 << bit);
+                let i = (w as u32) * 64 + bit;
+                if self.exec(i as usize) {
+                    let sig = self.p.insts[i as usize].y.sig;
+                    self.signal_changed(sig);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn read1(&self, op: &Operand) -> u64 {
+        self.arena[op.off as usize] & mask(op.width)
+    }
+
+    /// Runs one instruction; true when its output changed.
+    fn exec(&mut self, i: usize) -> bool {
+        let inst = &self.p.insts[i];
+        if inst.narrow {
+            let y = match inst.kind {
+                Kind::Bin(op) => {
+                    let a = self.read1(&inst.a);
+                    let b = self.read1(&inst.b);
+                    bin_narrow(op, a, b, &inst.shape)
+                }
+                Kind::Un(op) => {
+                    let a = extend(self.read1(&inst.a), inst.a.width, inst.shape.a_signed);
+                    un_narrow(op, a, inst.a.width)
+                }
+                Kind::Mux => {
+                    if self.read1(&inst.s) != 0 {
+                        self.read1(&inst.b)
+                    } else {
+                        self.read1(&inst.a)
+                    }
+                }
+                Kind::Bwmux => {
+                    let s = self.read1(&inst.s);
+                    (self.read1(&inst.a) & !s) | (self.read1(&inst.b) & s)
+                }
+                Kind::Pmux => {
+                    let s = self.read1(&inst.s);
+                    if s == 0 {
+                        self.read1(&inst.a)
+                    } else {
+                        let k = s.trailing_zeros();
+                        let w = inst.y.width;
+                        extract(&self.arena, inst.b.off, k * w, w)
+                    }
+                }
+                Kind::Bmux => {
+                    let s = self.read1(&inst.s) as u32;
+                    let w = inst.y.width;
+                    extract(&self.arena, inst.a.off, s * w, w)
+                }
+                Kind::Demux => {
+                    let s = self.read1(&inst.s) as u32;
+                    let w = inst.a.width;
+                    let shifted = if s * w >= 64 {
+                        0
+                    } else {
+                        self.read1(&inst.a) << (s * w)
+                    };
+                    if w == 0 { 0 } else { shifted }
+                }
+                Kind::Gather(g) => {
+                    let g = &self.p.gathers[g as usize];
+                    let mut v = g.constant[0];
+                    for s in &g.segments {
+                        v |= extract(&self.arena, s.src_off, s.src_bit, s.len) << s.dst_bit;
+                    }
+                    v
+                }
+                Kind::MemRead(m) => {
+                    let mem = &self.p.memories[m as usize];
+                    let addr = self.read1(&inst.a) as i64;
+                    match addr.checked_sub(mem.offset) {
+                        Some(row) if row >= 0 && row < i64::from(mem.size) => {
+                            self.mems[m as usize][row as usize]
+                        }
+                        _ => 0,
+                    }
+                }
+                Kind::Override(r) => {
+                    let state = self.read1(&inst.a);
+                    self.override_narrow(r as usize, state)
+                }
+            } & mask(inst.y.width);
+            let slot = &mut self.arena[inst.y.off as usize];
+            let changed = *slot != y;
+            *slot = y;
+            changed
+        } else {
+            self.exec_wide(i)
+        }
+    }
+
+    fn override_narrow(&self, r: usize, state: u64) -> u64 {
+        let reg = &self.p.regs[r];
+        let mut v = state;
+        if let Some((c, val)) = &reg.arst {
+            if self.active(c) {
+                v = self.read1(val);
+            }
+        }
+        if let Some((c, ad)) = &reg.aload {
+            if self.active(c) {
+                v = self.read1(ad);
+            }
+        }
+        if let Some((s, pol)) = &reg.set {
+            let s = self.read1(s);
+            v |= if *pol { s } else { !s };
+        }
+        if let Some((c, pol)) = &reg.clr {
+            let c = self.read1(c);
+            v &= !(if *pol { c } else { !c });
+        }
+        v
+    }
+
+    #[inline]
+    fn active(&self, c: &crate::compile::Control) -> bool {
+        (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high
+    }
+
+    /// The multi-word path: compute into `tmp`, compare, copy.
+    fn exec_wide(&mut self, i: usize) -> bool {
+        let inst = self.p.insts[i].clone();
+        let yn = words(inst.y.width);
+        let arena = std::mem::take(&mut self.arena);
+        let mut out = std::mem::take(&mut self.tmp);
+        out.clear();
+        out.resize(yn, 0);
+        let slice = |op: &Operand| -> &[u64] {
+            let start = op.off as usize;
+            &arena[start..start + op.words()]
+        };
+        match inst.kind {
+            Kind::Bin(op) => {
+                bin_wide(
+                    op,
+                    &mut out,
+                    slice(&inst.a),
+                    slice(&inst.b),
+                    &inst.shape,
+                    &mut self.scratch,
+                );
+            }
+            Kind::Un(op) => {
+                un_wide(
+                    op,
+                    &mut out,
+                    inst.y.width,
+                    slice(&inst.a),
+                    inst.a.width,
+                    inst.shape.a_signed,
+                );
+            }
+            Kind::Mux => {
+                let src = if (arena[inst.s.off as usize] & 1) != 0 {
+                    &inst.b
+                } else {
+                    &inst.a
+                };
+                ops::load(&mut out, slice(src), src.width, inst.y.width, false);
+            }
+            Kind::Bwmux => {
+                let (a, b, s) = (slice(&inst.a), slice(&inst.b), slice(&inst.s));
+                for k in 0..yn {
+                    out[k] = (a[k] & !s[k]) | (b[k] & s[k]);
+                }
+                ops::mask_top(&mut out, inst.y.width);
+            }
+            Kind::Pmux => {
+                let s = slice(&inst.s);
+                let w = inst.y.width;
+                match (0..inst.s.width).find(|&k| ops::get_bit(s, k)) {
+                    None => ops::load(&mut out, slice(&inst.a), w, w, false),
+                    Some(k) => copy_bits(&mut out, &arena, inst.b.off, k * w, w),
+                }
+            }
+            Kind::Bmux => {
+                let mut sel = [0u64];
+                ops::load(
+                    &mut sel,
+                    slice(&inst.s),
+                    inst.s.width,
+                    64.min(inst.s.width),
+                    false,
+                );
+                let w = inst.y.width;
+                copy_bits(&mut out, &arena, inst.a.off, sel[0] as u32 * w, w);
+            }
+            Kind::Demux => {
+                let mut sel = [0u64];
+                ops::load(
+                    &mut sel,
+                    slice(&inst.s),
+                    inst.s.width,
+                    64.min(inst.s.width),
+                    false,
+                );
+                let w = inst.a.width;
+                let a = slice(&inst.a);
+                for k in 0..w {
+                    if ops::get_bit(a, k) {
+                        ops::set_bit(&mut out, sel[0] as u32 * w + k, true);
+                    }
+                }
+            }
+            Kind::Gather(g) => {
+                let g = &self.p.gathers[g as usize];
+                out.copy_from_slice(&g.constant);
+                run_gather(&arena, g, &mut out);
+            }
+            Kind::MemRead(m) => {
+                let mem = &self.p.memories[m as usize];
+                let mut a = [0u64];
+                let aw = inst.a.width.min(64);
+                ops::load(&mut a, slice(&inst.a), inst.a.width, aw, false);
+                if let Some(row) = (a[0] as i64)
+                    .checked_sub(mem.offset)
+                    .filter(|r| *r >= 0 && *r < i64::from(mem.size))
+                {
+                    let n = words(mem.width);
+                    out.copy_from_slice(
+                        &self.mems[m as usize][row as usize * n..(row as usize + 1) * n],
+                    );
+                }
+            }
+            Kind::Override(r) => {
+                let reg = self.p.regs[r as usize].clone();
+                ops::load(&mut out, slice(&inst.a), inst.a.width, inst.y.width, false);
+                if let Some((c, v)) = &reg.arst {
+                    if active(&arena, c) {
+                        ops::load(&mut out, slice(v), v.width, inst.y.width, false);
+                    }
+                }
+                if let Some((c, ad)) = &reg.aload {
+                    if active(&arena, c) {
+                        ops::load(&mut out, slice(ad), ad.width, inst.y.width, false);
+                    }
+                }
+                if let Some((s, pol)) = &reg.set {
+                    let s = slice(s);
+                    for k in 0..yn {
+                        out[k] |= if *pol { s[k] } else { !s[k] };
+                    }
+                }
+                if let Some((c, pol)) = &reg.clr {
+                    let c = slice(c);
+                    for k in 0..yn {
+                        out[k] &= !(if *pol { c[k] } else { !c[k] });
+                    }
+                }
+                ops::mask_top(&mut out, inst.y.width);
+            }
+        }
+        self.arena = arena;
+        let dst = &mut self.arena[inst.y.off as usize..inst.y.off as usize + yn];
+        let changed = dst != &out[..];
+        if changed {
+            dst.copy_from_slice(&out);
+        }
+        self.tmp = out;
+        changed
+    }
+
+    /// One clock edge of the given polarity: sample everything, then write.
+    fn edge(&mut self, posedge: bool) {
+        self.stage.clear();
+        self.stage_words.clear();
+        let pending = if posedge {
+            std::mem::take(&mut self.pending_pos)
+        } else {
+            std::mem::take(&mut self.pending_neg)
+        };
+        for &r in &pending {
+            self.is_pending[r as usize] = false;
+            if self.p.regs[r as usize].clocked {
+                self.stage_reg(r as usize);
+            }
+        }
+        let mut pending = pending;
+        pending.clear();
+        if posedge {
+            self.pending_pos = pending;
+        } else {
+            self.pending_neg = pending;
+        }
+        let first_read = self.stage.len();
+        for k in 0..self.p.reads.len() {
+            if self.p.reads[k].posedge == posedge {
+                self.stage_read(k);
+            }
+        }
+        for k in 0..self.p.writes.len() {
+            if self.p.writes[k].posedge == posedge {
+                self.write_port(k, first_read);
+            }
+        }
+        // Apply.
+        for k in 0..self.stage.len() {
+            let (op, at) = self.stage[k];
+            let n = op.words();
+            let new = &self.stage_words[at as usize..at as usize + n];
+            let dst = &mut self.arena[op.off as usize..op.off as usize + n];
+            if dst != new {
+                dst.copy_from_slice(new);
+                self.signal_changed(op.sig);
+            }
+        }
+    }
+
+    fn push_stage(&mut self, op: Operand) -> usize {
+        let at = self.stage_words.len();
+        self.stage_words.resize(at + op.words(), 0);
+        self.stage.push((op, at as u32));
+        at
+    }
+
+    fn stage_reg(&mut self, r: usize) {
+        let reg = &self.p.regs[r];
+        let w = reg.state.width;
+        let n = reg.state.words();
+        let at = self.push_stage(reg.state);
+        let reg = &self.p.regs[r];
+        let copy = |arena: &[u64], dst: &mut [u64], op: &Operand| {
+            ops::load(
+                dst,
+                &arena[op.off as usize..op.off as usize + op.words()],
+                op.width,
+                w,
+                false,
+            );
+        };
+        let dst = &mut self.stage_words[at..at + n];
+        copy(&self.arena, dst, &reg.d);
+        let en_active = reg
+            .en
+            .as_ref()
+            .is_none_or(|c| (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high);
+        if !en_active {
+            copy(&self.arena, dst, &reg.state);
+        }
+        if let Some((c, v)) = &reg.srst {
+            let on = (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high;
+            if on && (!reg.ce_over_srst || en_active) {
+                copy(&self.arena, dst, v);
+            }
+        }
+        if let Some((c, v)) = &reg.arst {
+            if (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high {
+                copy(&self.arena, dst, v);
+            }
+        }
+        if let Some((c, v)) = &reg.aload {
+            if (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high {
+                copy(&self.arena, dst, v);
+            }
+        }
+        if let Some((s, pol)) = &reg.set {
+            for k in 0..n {
+                let v = self.arena[s.off as usize + k];
+                dst[k] |= if *pol { v } else { !v };
+            }
+        }
+        if let Some((c, pol)) = &reg.clr {
+            for k in 0..n {
+                let v = self.arena[c.off as usize + k];
+                dst[k] &= !(if *pol { v } else { !v });
+            }
+        }
+        ops::mask_top(dst, w);
+    }
+
+    fn stage_read(&mut self, k: usize) {
+        let state = self.p.reads[k].state;
+        let at = self.push_stage(state);
+        let n = state.words();
+        let (p, arena, mems) = (&self.p, &self.arena, &self.mems);
+        let rd = &p.reads[k];
+        let dst = &mut self.stage_words[at..at + n];
+        dst.copy_from_slice(&arena[state.off as usize..state.off as usize + n]);
+        let en = arena[rd.en.off as usize] & 1 == 1;
+        let srst = rd.srst.as_ref().filter(|(c, _)| active(arena, c));
+        if let Some((_, v)) = srst.filter(|_| !rd.ce_over_srst || en) {
+            ops::load(
+                dst,
+                &arena[v.off as usize..v.off as usize + v.words()],
+                v.width,
+                state.width,
+                false,
+            );
+        } else if en {
+            match mem_row(p, arena, rd.mem as usize, &rd.addr) {
+                Some(row) => dst.copy_from_slice(&mems[rd.mem as usize][row * n..(row + 1) * n]),
+                None => dst.iter_mut().for_each(|w| *w = 0),
+            }
+        }
+    }
+
+    fn write_port(&mut self, k: usize, first_read: usize) {
+        let (p, arena) = (&self.p, &self.arena);
+        let wp = &p.writes[k];
+        let m = wp.mem as usize;
+        let n = words(p.memories[m].width);
+        let en = &arena[wp.en.off as usize..wp.en.off as usize + n];
+        if en.iter().all(|&w| w == 0) {
+            return;
+        }
+        let Some(row) = mem_row(p, arena, m, &wp.addr) else {
+            return;
+        };
+        let data = &arena[wp.data.off as usize..wp.data.off as usize + n];
+        let mut changed = false;
+        for i in 0..n {
+            let cell = &mut self.mems[m][row * n + i];
+            let new = (*cell & !en[i]) | (data[i] & en[i]);
+            changed |= new != *cell;
+            *cell = new;
+        }
+        if changed {
+            for &inst in &p.memories[m].readers {
+                self.dirty[(inst / 64) as usize] |= 1 << (inst % 64);
+            }
+        }
+        // Transparent synchronous read ports at the same address see the new data.
+        let mut slot = first_read;
+        for rd in p.reads.iter().filter(|rd| rd.posedge == wp.posedge) {
+            let this = slot;
+            slot += 1;
+            if !rd.transparent.contains(&(k as u32)) || arena[rd.en.off as usize] & 1 == 0 {
+                continue;
+            }
+            if rd.srst.as_ref().is_some_and(|(c, _)| active(arena, c)) {
+                continue;
+            }
+            if mem_row(p, arena, m, &rd.addr) == Some(row) {
+                let at = self.stage[this].1 as usize;
+                for i in 0..n {
+                    let w = &mut self.stage_words[at + i];
+                    *w = (*w & !en[i]) | (data[i] & en[i]);
+                }
+            }
+        }
+    }
+
+    /// Signals the compiler gave a driver of kind `Input` (for the CLI's checks).
+    pub(crate) fn is_input_signal(&self, sig: u32) -> bool {
+        self.p.signals[sig as usize].driver == Driver::Input
+    }
+}
+
+#[inline]
+fn active(arena: &[u64], c: &crate::compile::Control) -> bool {
+    (arena[c.sig.off as usize] & 1 == 1) == c.active_high
+}
+
+/// The memory row an address operand selects, if it is in range.
+fn mem_row(p: &Program, arena: &[u64], m: usize, addr: &Operand) -> Option<usize> {
+    let mem = &p.memories[m];
+    let mut a = [0u64];
+    let aw = addr.width.min(64);
+    ops::load(
+        &mut a,
+        &arena[addr.off as usize..addr.off as usize + addr.words()],
+        addr.width,
+        aw,
+        false,
+    );
+    if addr.width > 64
+        && arena[addr.off as usize + 1..addr.off as usize + addr.words()]
+            .iter()
+            .any(|&w| w != 0)
+    {
+        return None;
+    }
+    (a[0] as i64)
+        .checked_sub(mem.offset)
+        .filter(|r| *r >= 0 && *r < i64::from(mem.size))
+        .map(|r| r as usize)
+}
+
+/// Reads `len` (≤ 64) bits starting at bit `bit` of the value at arena word `off`.
+#[inline]
+fn extract(arena: &[u64], off: u32, bit: u32, len: u32) -> u64 {
+    if len == 0 {
+        return 0;
+    }
+    let w = off as usize + (bit / 64) as usize;
+    let sh = bit % 64;
+    let mut v = arena[w] >> sh;
+    if sh != 0 && sh + len > 64 {
+        v |= arena[w + 1] << (64 - sh);
+    }
+    v & mask(len)
+}
+
+/// Copies `len` bits starting at bit `bit` of the value at `off` into `out` (from bit 0).
+fn copy_bits(out: &mut [u64], arena: &[u64], off: u32, bit: u32, len: u32) {
+    let mut done = 0;
+    while done < len {
+        let chunk = (len - done).min(64);
+        let v = extract(arena, off, bit + done, chunk);
+        let (w, sh) = ((done / 64) as usize, done % 64);
+        out[w] |= v << sh;
+        if sh != 0 && sh + chunk > 64 {
+            out[w + 1] |= v >> (64 - sh);
+        }
+        done += chunk;
+    }
+}
+
+fn run_gather(arena: &[u64], g: &Gather, out: &mut [u64]) {
+    for s in &g.segments {
+        let v = extract(arena, s.src_off, s.src_bit, s.len);
+        let (w, sh) = ((s.dst_bit / 64) as usize, s.dst_bit % 64);
+        out[w] |= v << sh;
+        if sh != 0 && sh + s.len > 64 {
+            out[w + 1] |= v >> (64 - sh);
+        }
+    }
+}
+
+/// Splits `NAME` or `NAME[BIT]`.
+pub(crate) fn parse_pin_ref(s: &str) -> Result<(&str, Option<u32>), PinError> {
+    match s.find('[') {
+        None if !s.is_empty() => Ok((s, None)),
+        None => Err(PinError::BadPinRef(s.to_string())),
+        Some(open) => {
+            let rest = &s[open + 1..];
+            let bit = rest
+                .strip_suffix(']')
+                .and_then(|b| b.parse::<u32>().ok())
+                .ok_or_else(|| PinError::BadPinRef(s.to_string()))?;
+            if open == 0 {
+                return Err(PinError::BadPinRef(s.to_string()));
+            }
+            Ok((&s[..open], Some(bit)))
+        }
+    }
+}
