@@ -2,8 +2,8 @@
 //! against. Same states, same moves ([`Track::for_each_step`]), no heuristic: it expands every
 //! state closer to the start than the finish, layer by layer.
 
-use crate::racetrack::physics::Pos;
 use crate::racetrack::Circuit;
+use crate::racetrack::physics::Pos;
 
 use super::model::{State, Step, Track};
 use super::statemap::StateMap;

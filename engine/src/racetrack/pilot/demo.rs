@@ -6,8 +6,8 @@
 //! it finishes wherever such a walk exists — on every conforming circuit — and every move is
 //! still checked with the referee's own test.
 
-use crate::racetrack::physics::{FIRST_MOVES, Pos, START};
 use crate::racetrack::Circuit;
+use crate::racetrack::physics::{FIRST_MOVES, Pos, START};
 
 use super::field::Field;
 use super::model::{State, Step, Track};
@@ -45,11 +45,15 @@ pub fn drive(circuit: &Circuit) -> Result<Lap, PilotError> {
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let to = Pos::new(state.pos.x + dx, state.pos.y + dy);
-                let closer = match track.step(State { vel: Pos::new(0, 0), ..state }, to) {
+                let closer = match track.step(
+                    State {
+                        vel: Pos::new(0, 0),
+                        ..state
+                    },
+                    to,
+                ) {
                     Some(Step::Finish { .. }) => here == 1,
-                    Some(Step::Move(s)) => {
-                        field.distance(to, i32::from(s.count)) == Some(here - 1)
-                    }
+                    Some(Step::Move(s)) => field.distance(to, i32::from(s.count)) == Some(here - 1),
                     None => false,
                 };
                 if closer && target.is_none() {
@@ -58,8 +62,15 @@ pub fn drive(circuit: &Circuit) -> Result<Lap, PilotError> {
             }
         }
         let to = target.ok_or(PilotError::NoLap)?;
-        let (ax, ay) = (to.x - state.pos.x - state.vel.x, to.y - state.pos.y - state.vel.y);
-        let next = if ax.abs() <= 1 && ay.abs() <= 1 { to } else { state.pos };
+        let (ax, ay) = (
+            to.x - state.pos.x - state.vel.x,
+            to.y - state.pos.y - state.vel.y,
+        );
+        let next = if ax.abs() <= 1 && ay.abs() <= 1 {
+            to
+        } else {
+            state.pos
+        };
         match track.step(state, next).ok_or(PilotError::NoLap)? {
             Step::Finish { to } => {
                 positions.push(to);

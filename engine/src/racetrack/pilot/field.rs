@@ -19,8 +19,8 @@
 
 use std::collections::VecDeque;
 
-use crate::racetrack::physics::{self, Pos};
 use crate::racetrack::Circuit;
+use crate::racetrack::physics::{self, Pos};
 
 use super::model::{State, Track};
 
@@ -106,8 +106,7 @@ impl Field {
         for (i, &bits) in units.legal.iter().enumerate() {
             let a = pos_of(i);
             let finishes = DIRS.iter().enumerate().any(|(d, &(dx, dy))| {
-                bits >> d & 1 == 1
-                    && physics::crossing(&line, a, Pos::new(a.x + dx, a.y + dy)) == 1
+                bits >> d & 1 == 1 && physics::crossing(&line, a, Pos::new(a.x + dx, a.y + dy)) == 1
             });
             if finishes {
                 dist[i] = 1;
@@ -179,7 +178,9 @@ impl Field {
 pub fn moves_to_cover(speed: u32, cells: u32) -> u32 {
     let covered = |k: u64| k * u64::from(speed) + k * (k + 1) / 2;
     let b = 2.0 * f64::from(speed) + 1.0;
-    let mut k = ((-b + (b * b + 8.0 * f64::from(cells)).sqrt()) / 2.0).ceil().max(0.0) as u64;
+    let mut k = ((-b + (b * b + 8.0 * f64::from(cells)).sqrt()) / 2.0)
+        .ceil()
+        .max(0.0) as u64;
     while covered(k) < u64::from(cells) {
         k += 1;
     }
@@ -200,7 +201,10 @@ mod tests {
                 let k = moves_to_cover(speed, cells);
                 let covered = |k: u32| k * speed + k * (k + 1) / 2;
                 assert!(covered(k) >= cells);
-                assert!(k == 0 || covered(k - 1) < cells, "speed {speed} cells {cells}");
+                assert!(
+                    k == 0 || covered(k - 1) < cells,
+                    "speed {speed} cells {cells}"
+                );
             }
         }
     }

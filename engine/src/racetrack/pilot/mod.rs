@@ -21,8 +21,8 @@ mod statemap;
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::physics::{self, FINISH_X, Pos};
 use super::Circuit;
+use super::physics::{self, FINISH_X, Pos};
 
 /// Why a pilot could not produce a lap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -121,7 +121,8 @@ impl PartialEq for Fraction {
 
 impl Ord for Fraction {
     fn cmp(&self, other: &Self) -> Ordering {
-        (u64::from(self.num) * u64::from(other.den)).cmp(&(u64::from(other.num) * u64::from(self.den)))
+        (u64::from(self.num) * u64::from(other.den))
+            .cmp(&(u64::from(other.num) * u64::from(self.den)))
     }
 }
 
@@ -271,8 +272,14 @@ mod tests {
         assert_eq!(half.value(), 0.5);
         assert!(Fraction::of_finish(Pos::new(40, 4), Pos::new(42, 4)).is_none());
         assert!(Fraction::of_finish(Pos::new(38, 4), Pos::new(39, 4)).is_none());
-        let short = LapTime { moves: 3, fraction: half };
-        let long = LapTime { moves: 4, fraction: third };
+        let short = LapTime {
+            moves: 3,
+            fraction: half,
+        };
+        let long = LapTime {
+            moves: 4,
+            fraction: third,
+        };
         assert!(short < long);
         assert_eq!(short.to_string(), "2.50 s");
     }
@@ -281,7 +288,10 @@ mod tests {
     fn laps_write_result_files() {
         let lap = Lap::new(vec![Pos::new(40, 4), Pos::new(39, 4), Pos::new(40, 4)]).unwrap();
         assert_eq!(lap.moves(), 2);
-        assert_eq!(lap.to_f1("demo", "ring.cir"), "demo\r\nring.cir\r\n40,4\r\n39,4\r\n40,4\r\n");
+        assert_eq!(
+            lap.to_f1("demo", "ring.cir"),
+            "demo\r\nring.cir\r\n40,4\r\n39,4\r\n40,4\r\n"
+        );
         assert!(Lap::new(vec![Pos::new(40, 4)]).is_none());
     }
 

@@ -6,8 +6,8 @@
 //! coordinate; every position stays in the grid; every move passes [`physics::on_track`]; and
 //! the lap ends with the first move after which the sum of [`physics::crossing`]s is +1.
 
-use crate::racetrack::physics::{self, FIRST_MOVES, FinishLine, Pos, START};
 use crate::racetrack::Circuit;
+use crate::racetrack::physics::{self, FIRST_MOVES, FinishLine, Pos, START};
 
 use super::PilotError;
 
@@ -59,7 +59,9 @@ impl State {
 
     /// The inverse of [`State::key`].
     pub(crate) fn from_key(key: u64) -> State {
-        let field = |shift: u32, bits: u32, offset: i32| ((key >> shift) & ((1 << bits) - 1)) as i32 - offset;
+        let field = |shift: u32, bits: u32, offset: i32| {
+            ((key >> shift) & ((1 << bits) - 1)) as i32 - offset
+        };
         State {
             pos: Pos::new(field(0, 8, 0), field(8, 7, 0)),
             vel: Pos::new(field(15, 9, 256), field(24, 8, 128)),
@@ -212,7 +214,10 @@ mod tests {
         assert_eq!(seen, expect);
         // Later, at rest on the start, all nine accelerations are open (the zone is all track),
         // and stepping back over the line counts −1.
-        let later = State { before_first_move: false, ..State::START };
+        let later = State {
+            before_first_move: false,
+            ..State::START
+        };
         let mut steps = Vec::new();
         track.for_each_step(later, |s| steps.push(s));
         assert_eq!(steps.len(), 9);
@@ -240,7 +245,10 @@ mod tests {
                 finishes.push(to)
             }
         });
-        assert_eq!(finishes, vec![Pos::new(40, 3), Pos::new(40, 4), Pos::new(40, 5)]);
+        assert_eq!(
+            finishes,
+            vec![Pos::new(40, 3), Pos::new(40, 4), Pos::new(40, 5)]
+        );
         assert!(Track::new(&Circuit::filled(b'A').unwrap()).is_err());
     }
 }

@@ -12,8 +12,8 @@
 //! move appears (no shorter lap exists, or an earlier bucket would have found it) and keeps
 //! the finishing move with the smallest fraction `f` among all of them.
 
-use crate::racetrack::physics::Pos;
 use crate::racetrack::Circuit;
+use crate::racetrack::physics::Pos;
 
 use super::field::Field;
 use super::model::{State, Step, Track};
@@ -56,7 +56,10 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
         buckets[f].push(i);
     };
     let root = trail.push(State::START, u32::MAX);
-    nodes.push(Node { g: 0, closed: false });
+    nodes.push(Node {
+        g: 0,
+        closed: false,
+    });
     seen.insert(State::START.key(), root);
     push(&mut buckets, h0, root);
 
@@ -105,10 +108,7 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
                         }
                         None => {
                             let j = trail.push(next, i);
-                            nodes.push(Node {
-                                g,
-                                closed: false,
-                            });
+                            nodes.push(Node { g, closed: false });
                             seen.insert(key, j);
                             j
                         }
