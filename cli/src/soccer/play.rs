@@ -49,8 +49,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays every game the referee on the other end of `reader`/`writer` starts, until the input
-/// ends (end of file or a hung-up port). `note` hears about skipped bytes and odd messages.
+/// Plays every game the referee on the other end of `reader`/`writer` starts, until the wire
+/// closes (end of file, a hung-up port). `note` hears about skipped bytes and odd messages.
+///
+/// `writer` must not buffer (a serial port, a pipe): it is never flushed, because flushing a
+/// serial port waits for the line to drain and fails once the other end has hung up.
 pub fn serve(
     mut reader: impl Read,
     mut writer: impl Write,
@@ -85,8 +88,12 @@ pub fn serve(
             }
         }
         if let Some(bytes) = session.poll_transmit() {
-            writer.write_all(&bytes)?;
-            writer.flush()?;
+            match writer.write_all(&bytes) {
+                Ok(()) => {}
+                // The referee hung up while we were thinking.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+                Err(e) => return Err(e),
+            }
         }
     }
 }

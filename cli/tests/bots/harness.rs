@@ -3,8 +3,10 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use engine::soccer::Side;
@@ -21,15 +23,24 @@ pub fn quadrille(args: &[&str]) -> Command {
     cmd
 }
 
-/// Runs `cmd` to completion, killing it and failing if it takes longer than `limit`.
-pub fn run(mut cmd: Command, limit: Duration) -> Output {
-    let child = cmd
-        .stdin(Stdio::null())
+/// Held while a pseudo-terminal is opened and marked close-on-exec, and while a child is
+/// spawned, so no child of a parallel test inherits another test's terminal (which would keep
+/// it open after the test hangs up).
+static FD_LOCK: Mutex<()> = Mutex::new(());
+
+/// Spawns `cmd` with null input and piped output.
+pub fn spawn(mut cmd: Command) -> Child {
+    let _guard = FD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("quadrille starts");
-    wait(child, limit)
+        .expect("quadrille starts")
+}
+
+/// Runs `cmd` to completion, killing it and failing if it takes longer than `limit`.
+pub fn run(cmd: Command, limit: Duration) -> Output {
+    wait(spawn(cmd), limit)
 }
 
 /// Waits for a spawned child with piped output, killing it and failing after `limit`.
@@ -118,7 +129,15 @@ pub struct Pty {
 
 impl Pty {
     pub fn new() -> Pty {
+        let _guard = FD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let (mut master, slave) = TTYPort::pair().expect("a pseudo-terminal");
+        for fd in [master.as_raw_fd(), slave.as_raw_fd()] {
+            // SAFETY: fcntl on a descriptor we own, setting a flag; no memory is involved.
+            assert_eq!(
+                unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) },
+                0
+            );
+        }
         let path = slave.name().expect("the slave's path");
         master.set_timeout(Duration::from_millis(20)).unwrap();
         Pty {

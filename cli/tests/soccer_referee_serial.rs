@@ -1,0 +1,117 @@
+//! `quadrille soccer referee` with a player on a serial port: a pseudo-terminal, which the
+//! program opens exactly like a USB-to-RS232 adapter, while the test plays the board on the
+//! other end byte by byte.
+
+#[path = "bots/harness.rs"]
+mod harness;
+
+use std::process::Child;
+use std::time::Duration;
+
+use engine::soccer::record::Record;
+use engine::soccer::{Reason, Side};
+use harness::*;
+
+const LIMIT: Duration = Duration::from_secs(30);
+const READ: Duration = Duration::from_secs(10);
+
+fn spawn_referee(args: &[&str]) -> Child {
+    let mut full = vec!["soccer", "referee"];
+    full.extend_from_slice(args);
+    spawn(quadrille(&full))
+}
+
+#[test]
+fn a_board_on_a_10x10_field_plays_through_garbage_then_hangs_up() {
+    let mut board = Pty::new();
+    let referee = spawn_referee(&[
+        "--red",
+        &board.path,
+        "--blue",
+        "engine:1",
+        "--starter",
+        "red",
+        "--width",
+        "10",
+        "--length",
+        "10",
+        "--turn-ms",
+        "3000",
+    ]);
+    // The sizes are single raw bytes, here 0x0A, the same byte as the line ends.
+    let set_up = b"w\x0a\nl\x0a\ncr\n{}\n";
+    assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    board.write(b"garbage 9\r\n{ 4 ");
+    board.write(b"}\r\n");
+    let reply = board.read_until(b"}\n", READ);
+    assert!(
+        reply.len() > 3 && reply[0] == b'{',
+        "{:?}",
+        reply.escape_ascii().to_string()
+    );
+    let blue_turn = String::from_utf8(reply[1..reply.len() - 2].to_vec()).unwrap();
+    drop(board);
+    let lines = stdout_lines(&wait(referee, LIMIT));
+    assert_eq!(
+        lines,
+        vec![format!("10x10 red: 4/{blue_turn} # blue disconnect")]
+    );
+    let record = Record::parse(&lines[0]).unwrap();
+    assert!(record.replay().is_ok());
+}
+
+#[test]
+fn a_silent_board_loses_on_time_at_any_line_settings() {
+    let mut board = Pty::new();
+    let referee = spawn_referee(&[
+        "--red",
+        "engine:0",
+        "--blue",
+        &board.path,
+        "--starter",
+        "blue",
+        "--turn-ms",
+        "250",
+        "--baud",
+        "9600",
+        "--stop-bits",
+        "1",
+    ]);
+    let set_up = b"w\x08\nl\x0a\ncb\n{}\n";
+    assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    let lines = stdout_lines(&wait(referee, LIMIT));
+    assert_eq!(lines, vec!["8x10 blue: # red timeout".to_string()]);
+}
+
+#[test]
+fn a_board_sending_a_closing_brace_first_loses_by_illegal_step_and_the_log_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("bytes.log");
+    let mut board = Pty::new();
+    let referee = spawn_referee(&[
+        "--red",
+        &board.path,
+        "--blue",
+        "engine:1",
+        "--starter",
+        "red",
+        "--turn-ms",
+        "3000",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    let set_up = b"w\x08\nl\x0a\ncr\n{}\n";
+    assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    board.write(b"4}\n");
+    let lines = stdout_lines(&wait(referee, LIMIT));
+    let record = Record::parse(&lines[0]).unwrap();
+    let result = record.result.unwrap();
+    assert_eq!(
+        (result.winner, result.reason),
+        (Side::Blue, Reason::IllegalStep)
+    );
+    assert!(record.turns.is_empty());
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("from red  4}\\n"), "{log}");
+    assert!(log.contains("`}` without a preceding `{`"), "{log}");
+}
