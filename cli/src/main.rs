@@ -12,6 +12,7 @@ mod pilot;
 mod racetrack;
 mod sim;
 mod soccer;
+mod transport;
 
 #[derive(Parser)]
 #[command(

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 mod judge;
 mod moves;
 mod play;
+mod players;
 mod referee;
 
 #[derive(clap::Subcommand)]

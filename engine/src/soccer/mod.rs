@@ -6,8 +6,10 @@
 
 pub mod field;
 pub mod game;
+pub mod player;
 pub mod protocol;
 pub mod record;
+pub mod referee;
 pub mod search;
 pub mod turns;
 pub mod types;
