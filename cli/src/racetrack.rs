@@ -58,8 +58,21 @@ pub enum Command {
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
         Command::Verifcir { file, json } => verifcir(&file, json),
-        Command::Testf1 { file, circuit, text, no_log, delay, json } => {
-            let opts = Testf1 { circuit, text, log: !no_log, delay, json };
+        Command::Testf1 {
+            file,
+            circuit,
+            text,
+            no_log,
+            delay,
+            json,
+        } => {
+            let opts = Testf1 {
+                circuit,
+                text,
+                log: !no_log,
+                delay,
+                json,
+            };
             testf1(&file, &opts)
         }
         Command::Cir2bmp { input, output } => {
@@ -137,7 +150,9 @@ fn verifcir(file: &Path, json: bool) -> anyhow::Result<ExitCode> {
         Err(e) => {
             // Unreadable: exit 2. The JSON still says why, as the rule-1 (size) violation.
             if json {
-                print_report_json(&Report { violations: vec![Violation::from(&e)] })?;
+                print_report_json(&Report {
+                    violations: vec![Violation::from(&e)],
+                })?;
             }
             eprintln!("quadrille: {}: {e}", file.display());
             return Ok(ExitCode::from(2));
@@ -154,7 +169,11 @@ fn verifcir(file: &Path, json: bool) -> anyhow::Result<ExitCode> {
             println!("  {v}");
         }
     }
-    Ok(if report.is_conforming() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.is_conforming() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,7 +229,11 @@ fn find_circuit(result_file: &Path, name: &str) -> anyhow::Result<PathBuf> {
     }
     let entries = fs::read_dir(&dir).with_context(|| format!("{}: cannot list", dir.display()))?;
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().eq_ignore_ascii_case(base) && entry.path().is_file()
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .eq_ignore_ascii_case(base)
+            && entry.path().is_file()
         {
             return Ok(entry.path());
         }
@@ -229,7 +252,9 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
         (Some(p), _) => Some(p.clone()),
         (None, Ok(f)) => Some(find_circuit(file, &f.circuit)?),
         // A syntax error: the verdict does not need the circuit; find it for the log if we can.
-        (None, Err(_)) => f1::header(&bytes).1.and_then(|name| find_circuit(file, &name).ok()),
+        (None, Err(_)) => f1::header(&bytes)
+            .1
+            .and_then(|name| find_circuit(file, &name).ok()),
     };
     let (verdict, circuit) = match &parsed {
         Err(e) => (Verdict::Invalid(Fault::Syntax(e.clone())), None),
@@ -251,9 +276,14 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
     if opts.log
         && let Some(path) = &circuit_path
     {
-        let moves = parsed.as_ref().ok().map(|f| f.positions.len().saturating_sub(1));
-        let result_name =
-            file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+        let moves = parsed
+            .as_ref()
+            .ok()
+            .map(|f| f.positions.len().saturating_sub(1));
+        let result_name = file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
         let line = log::line(pilot, &result_name, moves, &verdict, &clock::now_utc());
         append_log(&path.with_extension("log"), &line)?;
     }
@@ -284,7 +314,11 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
         }
         print_text(file, pilot, circuit_name, &verdict);
     }
-    Ok(if verdict.is_valid() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if verdict.is_valid() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn print_text(file: &Path, pilot: &str, circuit: &str, verdict: &Verdict) {

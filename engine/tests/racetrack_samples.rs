@@ -13,7 +13,11 @@ use engine::racetrack::{Circuit, LineEnding, ResultFile};
 fn every_conforming_sample_has_a_valid_clockwise_lap() {
     for sample in SAMPLES.iter().filter(|s| s.conforming) {
         let circuit = Circuit::parse(sample.text.as_bytes()).unwrap();
-        assert!(conformity::check(&circuit).is_conforming(), "{}", sample.name);
+        assert!(
+            conformity::check(&circuit).is_conforming(),
+            "{}",
+            sample.name
+        );
         let lap = racetrack_support::find_lap(&circuit)
             .unwrap_or_else(|| panic!("{}: no lap found", sample.name));
         assert_eq!(lap[0], START);
@@ -35,12 +39,18 @@ fn every_conforming_sample_has_a_valid_clockwise_lap() {
         assert!(lap.iter().any(|p| p.y > 50), "{}", sample.name);
         // Any proper prefix did not finish; one more position is too many.
         let short = judge::judge_positions(&circuit, &lap[..n]);
-        assert_eq!(short.fault().map(|f| f.kind().as_str()), Some("did_not_finish"));
+        assert_eq!(
+            short.fault().map(|f| f.kind().as_str()),
+            Some("did_not_finish")
+        );
         let mut long = lap.clone();
         long.push(lap[n]);
         let after = judge::judge_positions(&circuit, &long);
         assert_eq!(after.fault().and_then(|f| f.step()), Some(n + 1));
-        println!("{:12} {:3} moves  {:7.2} s  {:6.1} km/h", sample.name, n, result.time, result.speed_kmh);
+        println!(
+            "{:12} {:3} moves  {:7.2} s  {:6.1} km/h",
+            sample.name, n, result.time, result.speed_kmh
+        );
         let _ = ResultFile::parse(text.as_bytes()).unwrap();
     }
 }

@@ -31,7 +31,10 @@ impl Screen {
     fn glyph(&mut self, x: i32, row: i32) -> io::Result<()> {
         let [r, g, b] = self.colour(x, 2 * row);
         let [r2, g2, b2] = self.colour(x, 2 * row + 1);
-        write!(self.out, "\x1b[38;2;{r};{g};{b}m\x1b[48;2;{r2};{g2};{b2}m\u{2580}")
+        write!(
+            self.out,
+            "\x1b[38;2;{r};{g};{b}m\x1b[48;2;{r2};{g2};{b2}m\u{2580}"
+        )
     }
 
     fn paint(&mut self, p: Pos, rgb: [u8; 3]) -> io::Result<()> {
@@ -65,7 +68,10 @@ pub fn play(circuit: &Circuit, positions: &[Pos], verdict: &Verdict, delay: u32)
         .flat_map(|y| (0..Circuit::WIDTH).map(move |x| (x, y)))
         .map(|(x, y)| colour::rgb(circuit.cell(x, y)))
         .collect();
-    let mut screen = Screen { cells, out: io::BufWriter::new(io::stdout()) };
+    let mut screen = Screen {
+        cells,
+        out: io::BufWriter::new(io::stdout()),
+    };
     // Clear, hide the cursor, draw the circuit.
     write!(screen.out, "\x1b[2J\x1b[H\x1b[?25l")?;
     for row in 0..Circuit::HEIGHT / 2 {
@@ -77,7 +83,11 @@ pub fn play(circuit: &Circuit, positions: &[Pos], verdict: &Verdict, delay: u32)
     screen.out.flush()?;
 
     let (shown, crash) = match verdict.fault().and_then(|f| f.step()) {
-        Some(step) if verdict.fault().is_some_and(|f| f.kind().as_str() != "did_not_finish") => {
+        Some(step)
+            if verdict
+                .fault()
+                .is_some_and(|f| f.kind().as_str() != "did_not_finish") =>
+        {
             (step.min(positions.len()), positions.get(step).copied())
         }
         _ => (positions.len(), None),
@@ -96,6 +106,10 @@ pub fn play(circuit: &Circuit, positions: &[Pos], verdict: &Verdict, delay: u32)
         screen.paint(p, CRASH)?;
     }
     // Below the picture, cursor back.
-    write!(screen.out, "\x1b[{};1H\x1b[0m\x1b[?25h", Circuit::HEIGHT / 2 + 1)?;
+    write!(
+        screen.out,
+        "\x1b[{};1H\x1b[0m\x1b[?25h",
+        Circuit::HEIGHT / 2 + 1
+    )?;
     screen.out.flush()
 }

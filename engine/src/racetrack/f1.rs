@@ -100,7 +100,10 @@ fn position(line: &[u8]) -> Result<Pos, Bad> {
 /// malformed, so that a tool can still name them (and find the circuit) for a syntax fault.
 pub fn header(bytes: &[u8]) -> (Option<String>, Option<String>) {
     let lines = text::lines(bytes);
-    (lines.first().map(|l| free_text(l)), lines.get(1).map(|l| free_text(l)))
+    (
+        lines.first().map(|l| free_text(l)),
+        lines.get(1).map(|l| free_text(l)),
+    )
 }
 
 impl ResultFile {

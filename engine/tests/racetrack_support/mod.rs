@@ -77,5 +77,9 @@ pub fn find_lap(circuit: &Circuit) -> Option<Vec<Pos>> {
 
 /// The lap as a result file.
 pub fn result_file(pilot: &str, circuit: &str, lap: &[Pos]) -> ResultFile {
-    ResultFile { pilot: pilot.to_string(), circuit: circuit.to_string(), positions: lap.to_vec() }
+    ResultFile {
+        pilot: pilot.to_string(),
+        circuit: circuit.to_string(),
+        positions: lap.to_vec(),
+    }
 }
