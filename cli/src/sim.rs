@@ -1,13 +1,317 @@
 //! `quadrille sim`: drive a netlist's clock and dump its ports to VCD.
 
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::{Context, bail};
+use hdl_sim::{
+    Direction, Module, Simulator, UartConfig, UartDriver, UartMonitor, VcdSignal, VcdWriter,
+};
+
+/// Time convention of the VCD, chosen to line up with an Icarus Verilog testbench that does
+/// `initial clk = 0; always #5 clk = ~clk;` under `timescale 1ns`.
+const HALF_PERIOD: u64 = 5;
+
 #[derive(clap::Args)]
+#[command(after_help = "\
+Simulation: the netlist starts in its initial state (`init` values and memory INIT; every other \
+bit, and every x or z bit, is 0). Inputs are 0 unless set with --set; the UART receive pin idles \
+high when --uart-in is given. Cycle k (k = 0..N-1) is the clock's rising edge at t = 10k+5 and its \
+falling edge at t = 10k+10.
+
+VCD: timescale 1ns; the clock is low at t = 0 and has a period of 10 (rising edges at 5, 15, 25, \
+...); the dump holds the clock and every top-level port under its own name inside \
+`$scope module TOP`, with all values at #0 and then the changes at each edge, ending at t = 10N. \
+This is what Icarus Verilog's $dumpvars writes for a testbench driving the same design with \
+`initial clk = 0; always #5 clk = ~clk;` under `timescale 1ns/1ns`.
+
+--uart-in BYTES: bytes with C escapes (\\n \\r \\t \\0 \\\\ \\xHH), e.g. 'w\\x08\\nl\\x0a\\ncr\\n{}\\n'. \
+They are sent back to back on the receive pin from cycle 0. Bytes the design sends on its transmit \
+pin are printed on stdout, one per line: `CYCLE 0xHH 'c'`.")]
 pub struct Args {
+    /// The yosys JSON netlist (flattened with hdl/netlist.sh).
     netlist: PathBuf,
+    /// Clock input [default: CLOCK_50 if the design has it, else clk].
+    #[arg(long, value_name = "NAME")]
+    clock: Option<String>,
+    /// Clock cycles to run.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    cycles: u64,
+    /// Hold an input at a value: PORT=VALUE or PORT[BIT]=VALUE; decimal, 0x…, 0b… or 0o….
+    #[arg(long = "set", value_name = "PORT=VALUE")]
+    sets: Vec<String>,
+    /// Write a VCD of the clock and every top-level port.
+    #[arg(long, value_name = "OUT.vcd")]
+    vcd: Option<PathBuf>,
+    /// Send these bytes on the UART receive pin (C escapes, see below).
+    #[arg(long, value_name = "BYTES")]
+    uart_in: Option<String>,
+    /// UART receive input [default: UART_RXD, else rx].
+    #[arg(long, value_name = "PIN")]
+    uart_rx: Option<String>,
+    /// UART transmit output to decode [default: UART_TXD, else tx].
+    #[arg(long, value_name = "PIN")]
+    uart_tx: Option<String>,
+    /// Clock frequency, for the UART bit timing.
+    #[arg(long, default_value_t = 50_000_000, value_name = "HZ")]
+    clock_hz: u64,
+    /// UART baud rate.
+    #[arg(long, default_value_t = 115_200)]
+    baud: u64,
+    /// UART stop bits.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    stop_bits: u8,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("{}: sim is not built yet", args.netlist.display())
+    let text = std::fs::read_to_string(&args.netlist)
+        .with_context(|| format!("cannot read {}", args.netlist.display()))?;
+    let module = Module::from_json(&text).with_context(|| format!("{}", args.netlist.display()))?;
+    let has_input = |name: &str| {
+        module
+            .ports
+            .iter()
+            .any(|p| p.name == name && p.direction != Direction::Output)
+    };
+    let clock = match &args.clock {
+        Some(c) => Some(c.clone()),
+        None => ["CLOCK_50", "clk"]
+            .iter()
+            .find(|c| has_input(c))
+            .map(|c| c.to_string()),
+    };
+    let mut sim = Simulator::new(&module, clock.as_deref())
+        .with_context(|| format!("{}", args.netlist.display()))?;
+
+    let uart = UartConfig::new(args.clock_hz, args.baud).with_stop_bits(args.stop_bits);
+    let mut driver = None;
+    if let Some(spec) = &args.uart_in {
+        let bytes = parse_escapes(spec).context("--uart-in")?;
+        let name = pick(&args.uart_rx, &["UART_RXD", "rx"], |n| has_input(n))
+            .context("--uart-in: no UART receive input (name it with --uart-rx)")?;
+        let pin = sim
+            .input(&name)
+            .with_context(|| format!("--uart-rx {name}"))?;
+        sim.set(pin, 1)?;
+        let mut d = UartDriver::new(uart);
+        d.send(&bytes);
+        driver = Some((pin, d));
+    }
+    for s in &args.sets {
+        let (name, value) = s
+            .split_once('=')
+            .with_context(|| format!("--set {s}: expected PORT=VALUE"))?;
+        let pin = sim.input(name).with_context(|| format!("--set {s}"))?;
+        if Some(name) == clock.as_deref() {
+            bail!("--set {s}: {name} is the clock, which the simulator drives");
+        }
+        let words = parse_value(value).with_context(|| format!("--set {s}"))?;
+        sim.set_wide(pin, &words)
+            .with_context(|| format!("--set {s}"))?;
+    }
+    let has_output = |name: &str| {
+        module
+            .ports
+            .iter()
+            .any(|p| p.name == name && p.direction == Direction::Output)
+    };
+    let monitor = if args.uart_in.is_some() || args.uart_tx.is_some() {
+        match pick(&args.uart_tx, &["UART_TXD", "tx"], |n| has_output(n)) {
+            Some(name) => Some((
+                sim.probe(&name)
+                    .with_context(|| format!("--uart-tx {name}"))?,
+                UartMonitor::new(uart),
+            )),
+            None if args.uart_tx.is_some() => bail!("--uart-tx: no such output"),
+            None => None,
+        }
+    } else {
+        None
+    };
+
+    let mut vcd = match &args.vcd {
+        Some(path) => {
+            let file =
+                File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let signals = sim
+                .ports()
+                .into_iter()
+                .map(|p| Ok(VcdSignal::with_range(sim.probe(&p.name)?, p.offset, p.upto)))
+                .collect::<Result<Vec<_>, hdl_sim::PinError>>()?;
+            Some(VcdWriter::new(
+                BufWriter::new(file),
+                sim.top(),
+                "1ns",
+                signals,
+            )?)
+        }
+        None => None,
+    };
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut monitor = monitor;
+    let mut rx_level = true;
+    for k in 0..args.cycles {
+        if let Some((pin, d)) = &mut driver {
+            let level = d.next_level();
+            if level != rx_level {
+                rx_level = level;
+                sim.set(*pin, u64::from(level))?;
+            }
+        }
+        if k == 0 {
+            if let Some(v) = &mut vcd {
+                v.sample(0, &sim)?;
+            }
+        }
+        if let Some((probe, m)) = &mut monitor {
+            if let Some(b) = m.sample(sim.get(probe) & 1 == 1, k) {
+                let shown = if b.byte.is_ascii_graphic() || b.byte == b' ' {
+                    format!("'{}'", b.byte as char)
+                } else {
+                    format!("'\\x{:02x}'", b.byte)
+                };
+                let flag = if b.framing_error {
+                    " framing-error"
+                } else {
+                    ""
+                };
+                writeln!(out, "{} 0x{:02x} {shown}{flag}", b.cycle, b.byte)?;
+            }
+        }
+        sim.half_step(true);
+        if let Some(v) = &mut vcd {
+            v.sample(10 * k + HALF_PERIOD, &sim)?;
+        }
+        sim.half_step(false);
+        if let Some(v) = &mut vcd {
+            v.sample(10 * k + 2 * HALF_PERIOD, &sim)?;
+        }
+    }
+    if args.cycles == 0 {
+        if let Some(v) = &mut vcd {
+            v.sample(0, &sim)?;
+        }
+    }
+    if let Some(v) = vcd {
+        v.finish(10 * args.cycles)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The explicitly named pin, else the first default the design has.
+fn pick(
+    explicit: &Option<String>,
+    defaults: &[&str],
+    exists: impl Fn(&str) -> bool,
+) -> Option<String> {
+    match explicit {
+        Some(n) => Some(n.clone()),
+        None => defaults.iter().find(|n| exists(n)).map(|n| n.to_string()),
+    }
+}
+
+/// Parses C-style escapes: `\n \r \t \0 \\ \' \" \xHH`; other bytes stand for themselves.
+fn parse_escapes(s: &str) -> anyhow::Result<Vec<u8>> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b != b'\\' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let Some(&e) = bytes.get(i + 1) else {
+            bail!("byte {i}: a lone backslash ends the string")
+        };
+        i += 2;
+        out.push(match e {
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'0' => 0,
+            b'\\' => b'\\',
+            b'\'' => b'\'',
+            b'"' => b'"',
+            b'x' => {
+                let hex = bytes
+                    .get(i..i + 2)
+                    .and_then(|h| std::str::from_utf8(h).ok());
+                let v = hex
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .with_context(|| format!("byte {}: \\x needs two hex digits", i - 2))?;
+                i += 2;
+                v
+            }
+            other => bail!("byte {}: unknown escape \\{}", i - 2, other as char),
+        });
+    }
+    Ok(out)
+}
+
+/// Parses a value of any width into little-endian words.
+fn parse_value(s: &str) -> anyhow::Result<Vec<u64>> {
+    let s = s.trim().replace('_', "");
+    let (digits, radix) = match s.get(..2) {
+        Some("0x") | Some("0X") => (&s[2..], 16u32),
+        Some("0b") | Some("0B") => (&s[2..], 2),
+        Some("0o") | Some("0O") => (&s[2..], 8),
+        _ => (&s[..], 10),
+    };
+    if digits.is_empty() {
+        bail!("empty value");
+    }
+    let mut words: Vec<u64> = vec![0];
+    for c in digits.chars() {
+        let d = c
+            .to_digit(radix)
+            .with_context(|| format!("{c:?} is not a base-{radix} digit"))?;
+        // words = words * radix + d
+        let mut carry = u128::from(d);
+        for w in words.iter_mut() {
+            let t = u128::from(*w) * u128::from(radix) + carry;
+            *w = t as u64;
+            carry = t >> 64;
+        }
+        if carry != 0 {
+            words.push(carry as u64);
+        }
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(
+            parse_escapes(r"w\x08\nl\x0a\ncr\n{}\n").unwrap(),
+            b"w\x08\nl\x0a\ncr\n{}\n"
+        );
+        assert!(
+            parse_escapes(r"\q")
+                .unwrap_err()
+                .to_string()
+                .contains("byte 0")
+        );
+        assert!(parse_escapes(r"ab\x4").is_err());
+        assert!(parse_escapes("ab\\").is_err());
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(parse_value("42").unwrap(), vec![42]);
+        assert_eq!(parse_value("0xff_ff").unwrap(), vec![0xffff]);
+        assert_eq!(parse_value("0b101").unwrap(), vec![5]);
+        assert_eq!(parse_value("0x1_0000_0000_0000_0000").unwrap(), vec![0, 1]);
+        assert!(parse_value("0x").is_err());
+        assert!(parse_value("12a").is_err());
+    }
 }

@@ -26,9 +26,6 @@ pub(crate) struct Operand {
 }
 
 impl Operand {
-    pub fn narrow(&self) -> bool {
-        self.width <= 64
-    }
     pub fn words(&self) -> usize {
         words(self.width)
     }
@@ -113,7 +110,6 @@ pub(crate) struct Control {
 /// A flip-flop of any yosys flavour, reduced to one shape.
 #[derive(Clone, Debug)]
 pub(crate) struct Reg {
-    pub cell: u32,
     /// The stored value.
     pub state: Operand,
     pub d: Operand,
@@ -145,7 +141,6 @@ pub(crate) struct Memory {
 #[derive(Clone, Debug)]
 pub(crate) struct SyncRead {
     pub mem: u32,
-    pub cell: u32,
     pub addr: Operand,
     pub state: Operand,
     pub en: Operand,
@@ -176,8 +171,6 @@ pub(crate) struct Probe {
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
     pub top: String,
-    pub signals: Vec<Signal>,
-    pub arena_words: usize,
     /// Initial arena contents: constants and `init` values.
     pub arena_init: Vec<u64>,
     /// Combinational instructions, in evaluation order.
@@ -200,7 +193,6 @@ pub(crate) struct Program {
     pub wires: Vec<(String, Probe, i64, bool)>,
     /// The clock: input index and bit, when the design has clocked elements or a chosen clock.
     pub clock: Option<(usize, u32)>,
-    pub cell_names: Vec<String>,
     pub max_words: usize,
 }
 
@@ -926,9 +918,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             let clk = conn(cell, "C", Some(1))?;
             let clocked = b.clock(cell, clk)?.is_some();
             let d = b.operand(conn(cell, "D", Some(1))?);
-            let idx = b.cell_index(cell);
             b.regs.push(Reg {
-                cell: idx,
                 state: q,
                 d,
                 posedge: cell.kind.as_bytes()[6] == b'P',
@@ -1055,7 +1045,6 @@ fn build_reg(b: &mut Builder, cell: &Cell, kind: &str, q: Operand) -> Result<(),
     let idx = b.cell_index(cell);
     let reg_no = b.regs.len() as u32;
     b.regs.push(Reg {
-        cell: idx,
         state,
         d,
         posedge,
@@ -1255,7 +1244,6 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
             .collect();
         b.reads.push(SyncRead {
             mem,
-            cell: idx,
             addr,
             state: out,
             en,
@@ -1458,9 +1446,7 @@ fn finish(
         );
     Ok(Program {
         top: b.module.name.clone(),
-        arena_words: b.arena_init.len(),
         arena_init: b.arena_init,
-        signals,
         insts,
         gathers: b.gathers,
         regs: b.regs,
@@ -1475,7 +1461,6 @@ fn finish(
         ports,
         wires,
         clock,
-        cell_names: b.cell_names,
         max_words,
     })
 }

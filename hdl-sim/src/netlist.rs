@@ -145,6 +145,12 @@ impl Module {
         let raw_mod = &raw.modules[&name];
         let mut ports = Vec::with_capacity(raw_mod.ports.len());
         for (pname, p) in &raw_mod.ports {
+            if ports.iter().any(|q: &Port| q.name == *pname) {
+                return Err(LoadError::Malformed {
+                    place: format!("port {pname}"),
+                    message: "declared twice".into(),
+                });
+            }
             let direction = match p.direction.as_str() {
                 "input" => Direction::Input,
                 "output" => Direction::Output,
@@ -223,8 +229,9 @@ struct RawNetlist {
 struct RawModule {
     #[serde(default)]
     attributes: BTreeMap<String, serde_json::Value>,
-    #[serde(default)]
-    ports: BTreeMap<String, RawPort>,
+    /// In declaration order (yosys writes ports as declared).
+    #[serde(default, deserialize_with = "in_order")]
+    ports: Vec<(String, RawPort)>,
     #[serde(default)]
     cells: BTreeMap<String, RawCell>,
     #[serde(default)]
@@ -258,6 +265,32 @@ struct RawNetName {
     hide_name: i64,
     #[serde(default)]
     attributes: BTreeMap<String, serde_json::Value>,
+}
+
+/// Reads a JSON object into (key, value) pairs in document order.
+fn in_order<'de, D, T>(de: D) -> Result<Vec<(String, T)>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Pairs<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Pairs<T> {
+        type Value = Vec<(String, T)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some((k, v)) = map.next_entry::<String, T>()? {
+                out.push((k, v));
+            }
+            Ok(out)
+        }
+    }
+    de.deserialize_map(Pairs(std::marker::PhantomData))
 }
 
 fn parse_bits(

@@ -6,7 +6,7 @@
 //! clock edge every register, memory write and synchronous read port samples the settled values
 //! first, and only then are the new values written (two phases, as in hardware).
 
-use crate::compile::{Driver, Gather, Kind, Operand, Program, compile};
+use crate::compile::{Gather, Kind, Operand, Program, compile};
 use crate::error::{LoadError, PinError};
 use crate::netlist::{Direction, Module};
 use crate::ops::{self, Scratch, bin_narrow, bin_wide, extend, mask, un_narrow, un_wide, words};
@@ -844,11 +844,6 @@ impl Simulator {
                 }
             }
         }
-    }
-
-    /// Signals the compiler gave a driver of kind `Input` (for the CLI's checks).
-    pub(crate) fn is_input_signal(&self, sig: u32) -> bool {
-        self.p.signals[sig as usize].driver == Driver::Input
     }
 }
 

@@ -4,7 +4,7 @@
 //! design can be compared line for line after the header: one `$scope module TOP` holding a
 //! `$var wire N id name [msb:lsb] $end` per signal, `#0` with a `$dumpvars` block of every
 //! value, then `#t` blocks listing only the values that changed. Multi-bit values are written
-//! in full binary (`b00001010 id`), one-bit values as `0id`.
+//! in binary without leading zeros (`b1010 id`), as Icarus does; one-bit values as `0id`.
 
 use std::fmt::Write as _;
 use std::io;
@@ -98,14 +98,12 @@ impl<W: io::Write> VcdWriter<W> {
             if w == 1 {
                 let _ = writeln!(self.line, "{}{}", v[0] & 1, self.ids[k]);
             } else {
+                // Leading zeros dropped, as Icarus writes them (`b101`, `b0`).
                 self.line.push('b');
-                for i in (0..w).rev() {
-                    self.line
-                        .push(if (v[(i / 64) as usize] >> (i % 64)) & 1 == 1 {
-                            '1'
-                        } else {
-                            '0'
-                        });
+                let bit = |i: u32| (v[(i / 64) as usize] >> (i % 64)) & 1 == 1;
+                let top = (0..w).rev().find(|&i| bit(i)).unwrap_or(0);
+                for i in (0..=top).rev() {
+                    self.line.push(if bit(i) { '1' } else { '0' });
                 }
                 let _ = writeln!(self.line, " {}", self.ids[k]);
             }

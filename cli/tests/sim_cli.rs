@@ -1,0 +1,280 @@
+//! `quadrille sim`: VCD output compared with Icarus Verilog's, the UART transactor, errors.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn quadrille() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_quadrille"))
+}
+
+fn design(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hdl-sim/tests/designs")
+        .join(name)
+}
+
+/// A parsed VCD: per signal name (range suffix dropped), its changes as (time, bits).
+fn parse_vcd(text: &str) -> BTreeMap<String, Vec<(u64, String)>> {
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let mut out: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
+    let mut time = 0;
+    let mut tokens = text.split_whitespace().peekable();
+    while let Some(t) = tokens.next() {
+        match t {
+            "$var" => {
+                let fields: Vec<&str> = tokens.by_ref().take_while(|t| *t != "$end").collect();
+                // type width id name [range]
+                names.insert(fields[2].to_string(), fields[3].to_string());
+            }
+            "$scope" | "$upscope" | "$enddefinitions" | "$timescale" | "$date" | "$version"
+            | "$comment" => {
+                for t in tokens.by_ref() {
+                    if t == "$end" {
+                        break;
+                    }
+                }
+            }
+            "$dumpvars" | "$end" | "$dumpall" | "$dumpon" | "$dumpoff" => {}
+            _ if t.starts_with('#') => time = t[1..].parse().expect("time"),
+            _ if t.starts_with('b') || t.starts_with('B') => {
+                let id = tokens.next().expect("identifier");
+                let name = &names[id];
+                out.entry(name.clone())
+                    .or_default()
+                    .push((time, t[1..].to_lowercase()));
+            }
+            _ => {
+                let (v, id) = t.split_at(1);
+                let name = &names[id];
+                out.entry(name.clone())
+                    .or_default()
+                    .push((time, v.to_lowercase()));
+            }
+        }
+    }
+    out
+}
+
+/// The value a signal holds at `time` (after that time's changes), as a bit string of `width`.
+fn value_at(changes: &[(u64, String)], time: u64, width: usize) -> String {
+    let v = changes
+        .iter()
+        .take_while(|(t, _)| *t <= time)
+        .last()
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("x");
+    // VCD left-extends with 0, or with x/z when the leftmost bit is x/z.
+    let fill = match v.chars().next() {
+        Some('x') => 'x',
+        Some('z') => 'z',
+        _ => '0',
+    };
+    let pad: String = std::iter::repeat_n(fill, width.saturating_sub(v.len())).collect();
+    pad + v
+}
+
+fn have_iverilog() -> bool {
+    Command::new("iverilog").arg("-V").output().is_ok()
+}
+
+#[test]
+fn vcd_matches_icarus_cycle_by_cycle() {
+    if !have_iverilog() {
+        eprintln!(
+            "NOTICE: iverilog not installed, skipping the VCD comparison with Icarus Verilog"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ours = dir.path().join("ours.vcd");
+    let cycles = 300;
+    let out = quadrille()
+        .args(["sim"])
+        .arg(design("cpu.json"))
+        .args([
+            "--cycles",
+            &cycles.to_string(),
+            "--set",
+            "din=0x1234",
+            "--vcd",
+        ])
+        .arg(&ours)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tb = dir.path().join("tb.v");
+    let theirs = dir.path().join("iv.vcd");
+    std::fs::write(
+        &tb,
+        format!(
+            "`timescale 1ns/1ns\nmodule tb;\n  reg clk = 0;\n  always #5 clk = ~clk;\n  reg rst = 0;\n  \
+             reg [15:0] din = 16'h1234;\n  wire [15:0] dout;\n  wire [7:0] pc_out;\n  wire tx;\n  \
+             cpu cpu (.clk(clk), .rst(rst), .din(din), .dout(dout), .pc_out(pc_out), .tx(tx));\n  \
+             initial begin $dumpfile(\"{}\"); $dumpvars(1, cpu); #{} $finish; end\nendmodule\n",
+            theirs.display(),
+            10 * cycles
+        ),
+    )
+    .unwrap();
+    let vvp = dir.path().join("tb.vvp");
+    let st = Command::new("iverilog")
+        .arg("-o")
+        .arg(&vvp)
+        .arg(&tb)
+        .arg(design("cpu.v"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let st = Command::new("vvp").arg("-n").arg(&vvp).output().unwrap();
+    assert!(st.status.success());
+    let ours = parse_vcd(&std::fs::read_to_string(&ours).unwrap());
+    let theirs = parse_vcd(&std::fs::read_to_string(&theirs).unwrap());
+    let widths = [
+        ("clk", 1),
+        ("rst", 1),
+        ("din", 16),
+        ("dout", 16),
+        ("pc_out", 8),
+        ("tx", 1),
+    ];
+    assert_eq!(ours.keys().cloned().collect::<Vec<_>>(), {
+        let mut v: Vec<String> = widths.iter().map(|(n, _)| n.to_string()).collect();
+        v.sort();
+        v
+    });
+    for k in 0..=2 * cycles {
+        let t = 5 * k as u64;
+        for (name, w) in widths {
+            let a = value_at(&ours[name], t, w);
+            let b = value_at(&theirs[name], t, w);
+            assert_eq!(a, b, "{name} at t={t}");
+        }
+    }
+    // The clock toggles every 5 time units from low at t = 0.
+    assert_eq!(
+        &ours["clk"][..3],
+        &[(0, "0".into()), (5, "1".into()), (10, "0".into())]
+    );
+}
+
+#[test]
+fn vcd_follows_the_documented_clock_convention() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("mem.vcd");
+    let out = quadrille()
+        .arg("sim")
+        .arg(design("mem.json"))
+        .args(["--cycles", "5", "--vcd"])
+        .arg(&vcd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(text.contains("$timescale\n\t1ns\n$end"));
+    assert!(text.contains("$scope module mem $end"));
+    assert!(text.contains("$var wire 8 ") && text.contains(" cnt_async [7:0] $end"));
+    let v = parse_vcd(&text);
+    // cnt_async starts at 200 and counts down at each rising edge.
+    for k in 0..5u64 {
+        let expect = format!("{:08b}", 200 - (k + 1));
+        assert_eq!(
+            value_at(&v["cnt_async"], 10 * k + 5, 8),
+            expect,
+            "cycle {k}"
+        );
+        assert_eq!(value_at(&v["clk"], 10 * k + 5, 1), "1");
+        assert_eq!(value_at(&v["clk"], 10 * k + 10, 1), "0");
+    }
+    assert!(text.trim_end().ends_with("#50"));
+}
+
+#[test]
+fn uart_in_goes_through_the_transactor() {
+    // The loop design echoes RX on TX: the decoded bytes are the sent ones, one frame
+    // (10 bits of 434 cycles) apart.
+    let out = quadrille()
+        .arg("sim")
+        .arg(design("loop.json"))
+        .args(["--cycles", "30000", "--uart-in", r"w\x0a\n{}"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    let bytes: Vec<&str> = lines.iter().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(bytes, ["0x77", "0x0a", "0x0a", "0x7b", "0x7d"]);
+    let cycles: Vec<u64> = lines
+        .iter()
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(cycles[1] - cycles[0], 4340);
+}
+
+#[test]
+fn set_drives_inputs_and_rejects_unknown_ports() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("loop.vcd");
+    let out = quadrille()
+        .arg("sim")
+        .arg(design("loop.json"))
+        .args([
+            "--cycles", "4", "--set", "KEY=0xf", "--set", "SW=3", "--vcd",
+        ])
+        .arg(&vcd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = parse_vcd(&std::fs::read_to_string(&vcd).unwrap());
+    assert_eq!(value_at(&v["LEDG"], 35, 8), "00001100");
+    assert!(v.contains_key("CLOCK_50"), "the clock defaults to CLOCK_50");
+
+    let out = quadrille()
+        .arg("sim")
+        .arg(design("loop.json"))
+        .args(["--set", "NOPE=1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NOPE"));
+    let out = quadrille()
+        .arg("sim")
+        .arg(design("loop.json"))
+        .args(["--set", "SW=0x40000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("18 bits"));
+}
+
+#[test]
+fn bad_netlists_are_reported_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        "{\"modules\": {\"m\": {\"cells\": {\"c\": {\"type\": \"$frob\"}}}}}",
+    )
+    .unwrap();
+    let out = quadrille().arg("sim").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cell c") && err.contains("$frob"), "{err}");
+}
