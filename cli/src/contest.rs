@@ -1,13 +1,380 @@
-//! `quadrille contest`.
+//! `quadrille contest PLAN.toml [--json]`: run a pools contest (spec §8) from a plan (see
+//! [`plan`] for the format), print every pool's table and the final ranking.
+//!
+//! Every pilot drives every circuit of its pool; a lap is judged by the same judge as
+//! `testf1`. A pilot's result on a circuit is computed once and reused in later rounds.
 
+mod plan;
+mod runner;
+
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
+use engine::racetrack::Circuit;
+use engine::racetrack::judge::{self, Verdict};
+use engine::racetrack::pools::{self, ContestReport, EntrantId, Outcome, PoolResults};
+use serde::Serialize;
+
+use plan::{PilotSource, Plan};
+use runner::RunEnd;
+
 #[derive(clap::Args)]
 pub struct Args {
+    /// The contest plan (TOML).
     file: PathBuf,
+    /// Print the whole contest as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One pilot's lap on one circuit, as the contest saw it.
+#[derive(Clone, Debug, Serialize)]
+struct LapRecord {
+    circuit: String,
+    valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speed: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<usize>,
+    /// `"valid"` or what went wrong.
+    verdict: String,
+}
+
+impl LapRecord {
+    fn outcome(&self) -> Outcome {
+        match (self.valid, self.time, self.speed) {
+            (true, Some(time), Some(speed)) => Outcome::Valid { time, speed },
+            _ => Outcome::Invalid,
+        }
+    }
+
+    fn judged(circuit: &str, verdict: Verdict) -> LapRecord {
+        match verdict {
+            Verdict::Valid(lap) => LapRecord {
+                circuit: circuit.to_owned(),
+                valid: true,
+                time: Some(lap.time),
+                speed: Some(lap.speed_kmh),
+                moves: Some(lap.moves),
+                verdict: "valid".into(),
+            },
+            Verdict::Invalid(fault) => LapRecord::failed(circuit, fault.to_string()),
+        }
+    }
+
+    fn failed(circuit: &str, why: String) -> LapRecord {
+        LapRecord {
+            circuit: circuit.to_owned(),
+            valid: false,
+            time: None,
+            speed: None,
+            moves: None,
+            verdict: why,
+        }
+    }
+}
+
+struct Contest {
+    plan: Plan,
+    circuits: Vec<Circuit>,
+    laps: HashMap<(EntrantId, EntrantId), LapRecord>,
+}
+
+impl Contest {
+    /// Entrant `pilot`'s lap on entrant `owner`'s circuit, run or read once.
+    fn lap(&mut self, pilot: EntrantId, owner: EntrantId) -> anyhow::Result<LapRecord> {
+        if let Some(lap) = self.laps.get(&(pilot, owner)) {
+            return Ok(lap.clone());
+        }
+        let circuit = &self.circuits[owner];
+        let target = &self.plan.entrants[owner];
+        let name = target.circuit_name.as_str();
+        let lap = match &self.plan.entrants[pilot].pilot {
+            PilotSource::Builtin(p) => match p.fly(circuit) {
+                Ok(lap) => {
+                    LapRecord::judged(name, judge::judge_positions(circuit, lap.positions()))
+                }
+                Err(e) => LapRecord::failed(name, e.to_string()),
+            },
+            PilotSource::Results(files) => match files.get(name) {
+                None => LapRecord::failed(name, "no result file".into()),
+                Some(path) => match std::fs::read(path) {
+                    Ok(bytes) => LapRecord::judged(name, judge::judge_bytes(circuit, &bytes)),
+                    Err(e) => LapRecord::failed(name, format!("{}: {e}", path.display())),
+                },
+            },
+            PilotSource::Command { program, args } => {
+                match runner::run_pilot(program, args, &target.circuit, name, self.plan.limits)? {
+                    RunEnd::Finished {
+                        result: Some(bytes),
+                    } => LapRecord::judged(name, judge::judge_bytes(circuit, &bytes)),
+                    RunEnd::Finished { result: None } => {
+                        LapRecord::failed(name, "no result file".into())
+                    }
+                    RunEnd::TimedOut => LapRecord::failed(
+                        name,
+                        format!("killed after {:.1} s", self.plan.limits.time.as_secs_f64()),
+                    ),
+                    RunEnd::OutOfMemory(bytes) => LapRecord::failed(
+                        name,
+                        format!("killed at {:.1} MB of memory", bytes as f64 / 1048576.0),
+                    ),
+                    RunEnd::NotStarted(why) => {
+                        LapRecord::failed(name, format!("cannot start: {why}"))
+                    }
+                }
+            }
+        };
+        self.laps.insert((pilot, owner), lap.clone());
+        Ok(lap)
+    }
+
+    fn play(&mut self, members: &[EntrantId]) -> anyhow::Result<PoolResults> {
+        let mut laps = Vec::with_capacity(members.len());
+        for &pilot in members {
+            let mut row = Vec::with_capacity(members.len());
+            for &owner in members {
+                row.push(self.lap(pilot, owner)?.outcome());
+            }
+            laps.push(row);
+        }
+        let estimates = members
+            .iter()
+            .map(|&m| self.plan.entrants[m].estimate)
+            .collect();
+        Ok(PoolResults { laps, estimates })
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("{}: contest is not built yet", args.file.display())
+    let plan = Plan::read(&args.file)?;
+    let circuits = plan
+        .entrants
+        .iter()
+        .map(|e| {
+            crate::pilot::read_conforming(&e.circuit)
+                .with_context(|| format!("entrant {:?}", e.name))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut contest = Contest {
+        plan,
+        circuits,
+        laps: HashMap::new(),
+    };
+    let entrants = contest.plan.entrants.len();
+    let report = pools::run_contest(entrants, |_, _, members| contest.play(members))?;
+    let json = ContestJson::new(&contest, &report);
+    if args.json {
+        println!("{}", serde_json::to_string(&json)?);
+    } else {
+        print_text(&json);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct ContestJson {
+    rounds: Vec<RoundJson>,
+    ranking: Vec<RankJson>,
+    pilots: Vec<PilotJson>,
+}
+
+#[derive(Serialize)]
+struct RoundJson {
+    round: usize,
+    #[serde(rename = "final")]
+    is_final: bool,
+    pools: Vec<PoolJson>,
+}
+
+#[derive(Serialize)]
+struct PoolJson {
+    pool: usize,
+    circuits: Vec<String>,
+    mean_valid_time: Option<f64>,
+    standings: Vec<StandingJson>,
+}
+
+#[derive(Serialize)]
+struct StandingJson {
+    place: usize,
+    name: String,
+    points: u32,
+    circuit_points: Vec<u32>,
+    separation: pools::Separation,
+    qualified: bool,
+    laps: Vec<LapRecord>,
+}
+
+#[derive(Serialize)]
+struct RankJson {
+    place: usize,
+    name: String,
+    points: u32,
+}
+
+#[derive(Serialize)]
+struct PilotJson {
+    name: String,
+    valid: usize,
+    given: usize,
+    operational: bool,
+}
+
+impl ContestJson {
+    fn new(contest: &Contest, report: &ContestReport) -> ContestJson {
+        let name = |e: EntrantId| contest.plan.entrants[e].name.clone();
+        let last = report.rounds.len();
+        let rounds = report
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(r, pools)| RoundJson {
+                round: r + 1,
+                is_final: r + 1 == last,
+                pools: pools
+                    .iter()
+                    .enumerate()
+                    .map(|(p, pool)| PoolJson {
+                        pool: p + 1,
+                        circuits: pool
+                            .members
+                            .iter()
+                            .map(|&m| contest.plan.entrants[m].circuit_name.clone())
+                            .collect(),
+                        mean_valid_time: pool.results.mean_valid_time(),
+                        standings: pool
+                            .standings
+                            .iter()
+                            .map(|s| {
+                                let e = pool.members[s.member];
+                                StandingJson {
+                                    place: s.place,
+                                    name: name(e),
+                                    points: s.points,
+                                    circuit_points: s.circuit_points.clone(),
+                                    separation: s.separation,
+                                    qualified: pool.qualified.contains(&e),
+                                    laps: pool
+                                        .members
+                                        .iter()
+                                        .map(|&owner| contest.laps[&(e, owner)].clone())
+                                        .collect(),
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let fin = report.final_pool();
+        let ranking = fin
+            .standings
+            .iter()
+            .map(|s| RankJson {
+                place: s.place,
+                name: name(fin.members[s.member]),
+                points: s.points,
+            })
+            .collect();
+        let pilots = (0..contest.plan.entrants.len())
+            .map(|e| {
+                let mine: Vec<&LapRecord> = contest
+                    .laps
+                    .iter()
+                    .filter(|((pilot, _), _)| *pilot == e)
+                    .map(|(_, lap)| lap)
+                    .collect();
+                let valid = mine.iter().filter(|l| l.valid).count();
+                PilotJson {
+                    name: name(e),
+                    valid,
+                    given: mine.len(),
+                    operational: pools::is_operational(valid, mine.len()),
+                }
+            })
+            .collect();
+        ContestJson {
+            rounds,
+            ranking,
+            pilots,
+        }
+    }
+}
+
+fn print_text(c: &ContestJson) {
+    for round in &c.rounds {
+        for pool in &round.pools {
+            let title = if round.is_final {
+                "Final pool".to_owned()
+            } else {
+                format!("Round {}, pool {}", round.round, pool.pool)
+            };
+            println!("{title}");
+            let width = pool
+                .circuits
+                .iter()
+                .map(|c| c.len())
+                .max()
+                .unwrap_or(0)
+                .max(8);
+            let names = pool
+                .standings
+                .iter()
+                .map(|s| s.name.len())
+                .max()
+                .unwrap_or(0)
+                .max(5);
+            print!("  {:>5}  {:<names$}", "place", "pilot");
+            for circuit in &pool.circuits {
+                print!("  {circuit:>width$}");
+            }
+            println!("  {:>6}", "points");
+            for s in &pool.standings {
+                print!("  {:>5}  {:<names$}", s.place, s.name);
+                for (lap, pts) in s.laps.iter().zip(&s.circuit_points) {
+                    let cell = match lap.time {
+                        Some(t) => format!("{t:.2}s {pts:>2}"),
+                        None => format!("-- {pts:>2}"),
+                    };
+                    print!("  {cell:>width$}");
+                }
+                let mut note = String::new();
+                if s.qualified {
+                    note.push_str("  qualified");
+                }
+                match s.separation {
+                    pools::Separation::DroppedScores(n) => {
+                        note.push_str(&format!("  (tie broken after dropping {n} score(s))"))
+                    }
+                    pools::Separation::Estimate => note.push_str("  (tie broken by estimate)"),
+                    pools::Separation::Tied => note.push_str("  (tied)"),
+                    pools::Separation::Points => {}
+                }
+                println!("  {:>6}{note}", s.points);
+            }
+            if let Some(mean) = pool.mean_valid_time {
+                println!("  mean valid lap time {mean:.2} s");
+            }
+            println!();
+        }
+    }
+    println!("Final ranking");
+    for r in &c.ranking {
+        println!("  {:>3}. {} ({} points)", r.place, r.name, r.points);
+    }
+    println!();
+    println!("Pilots");
+    for p in &c.pilots {
+        let status = if p.operational {
+            "operational"
+        } else {
+            "not operational"
+        };
+        println!("  {}: {}/{} valid laps, {status}", p.name, p.valid, p.given);
+    }
 }

@@ -1,0 +1,184 @@
+//! The contest plan: a TOML file listing the entrants in order of first submission.
+//!
+//! ```toml
+//! # Optional limits for pilot programs (defaults: the contest's 120 s and 10 MB).
+//! time_limit_secs = 120
+//! memory_limit_mb = 10
+//!
+//! [[entrant]]
+//! name = "Ada"                 # shown in the tables
+//! circuit = "circuits/ada.cir" # the entrant's circuit, relative to the plan's directory
+//! estimate = 61.5              # optional: advance estimate of the pool's mean valid lap time (s)
+//! command = ["pilots/ada.sh"]  # a pilot program (spec §7): run in a fresh temporary directory
+//!                              # with the circuit's file name as its one argument; it writes
+//!                              # `<its own name>.F1` there. Relative paths are from the plan.
+//!
+//! [[entrant]]
+//! name = "Demo"
+//! circuit = "circuits/demo.cir"
+//! builtin = "demo"             # or a built-in pilot: "optimal" | "demo"
+//!
+//! [[entrant]]
+//! name = "Bea"
+//! circuit = "circuits/bea.cir"
+//! [entrant.results]            # or result files computed beforehand, by circuit file name;
+//! "ada.cir" = "laps/bea-ada.F1" # a circuit without a file counts as "did not finish"
+//! ```
+//!
+//! Each entrant has exactly one of `command`, `builtin` or `results`. Circuit file names must be
+//! distinct, since they name the circuits in tables and in `results`.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use engine::racetrack::pilot::Pilot;
+use serde::Deserialize;
+
+/// The plan file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanFile {
+    time_limit_secs: Option<f64>,
+    memory_limit_mb: Option<f64>,
+    #[serde(default)]
+    entrant: Vec<EntrantFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntrantFile {
+    name: String,
+    circuit: PathBuf,
+    estimate: Option<f64>,
+    command: Option<CommandLine>,
+    builtin: Option<String>,
+    results: Option<BTreeMap<String, PathBuf>>,
+}
+
+/// `command = "prog"` or `command = ["prog", "arg", …]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CommandLine {
+    Program(String),
+    Words(Vec<String>),
+}
+
+/// A checked plan, paths resolved against the plan's directory.
+pub struct Plan {
+    pub limits: Limits,
+    pub entrants: Vec<Entrant>,
+}
+
+/// What a pilot program may use (spec §7).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub time: Duration,
+    pub memory_bytes: u64,
+}
+
+pub struct Entrant {
+    pub name: String,
+    pub circuit: PathBuf,
+    /// The circuit's file name: its name in tables, in `results` and on line 2 of result files.
+    pub circuit_name: String,
+    pub estimate: Option<f64>,
+    pub pilot: PilotSource,
+}
+
+pub enum PilotSource {
+    Command { program: PathBuf, args: Vec<String> },
+    Builtin(Pilot),
+    Results(BTreeMap<String, PathBuf>),
+}
+
+impl Plan {
+    pub fn read(path: &Path) -> anyhow::Result<Plan> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read", path.display()))?;
+        let file: PlanFile = toml::from_str(&text)
+            .with_context(|| format!("{}: not a contest plan", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let positive = |v: Option<f64>, default: f64, what: &str| -> anyhow::Result<f64> {
+            let v = v.unwrap_or(default);
+            if !(v.is_finite() && v > 0.0) {
+                bail!("{}: {what} must be a positive number", path.display());
+            }
+            Ok(v)
+        };
+        let limits = Limits {
+            time: Duration::from_secs_f64(positive(
+                file.time_limit_secs,
+                120.0,
+                "time_limit_secs",
+            )?),
+            memory_bytes: (positive(file.memory_limit_mb, 10.0, "memory_limit_mb")?
+                * 1024.0
+                * 1024.0) as u64,
+        };
+        if file.entrant.is_empty() {
+            bail!("{}: no [[entrant]]", path.display());
+        }
+        let mut names = HashSet::new();
+        let mut circuits = HashSet::new();
+        let mut entrants = Vec::new();
+        for (i, e) in file.entrant.into_iter().enumerate() {
+            let here = format!("{}: entrant {} ({:?})", path.display(), i + 1, e.name);
+            if !names.insert(e.name.clone()) {
+                bail!("{here}: the name is already taken");
+            }
+            let circuit = base.join(&e.circuit);
+            let circuit_name = circuit
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .with_context(|| format!("{here}: circuit has no file name"))?;
+            if !circuits.insert(circuit_name.clone()) {
+                bail!("{here}: another entrant's circuit is also called {circuit_name}");
+            }
+            let pilot = match (e.command, e.builtin, e.results) {
+                (Some(command), None, None) => {
+                    let mut words = match command {
+                        CommandLine::Program(p) => vec![p],
+                        CommandLine::Words(w) => w,
+                    }
+                    .into_iter();
+                    let program = words
+                        .next()
+                        .with_context(|| format!("{here}: empty command"))?;
+                    // A path with a directory is the plan's; a bare name is looked up in PATH.
+                    let program = if program.contains('/') {
+                        std::path::absolute(base.join(&program))
+                            .with_context(|| format!("{here}: {program}"))?
+                    } else {
+                        PathBuf::from(program)
+                    };
+                    PilotSource::Command {
+                        program,
+                        args: words.collect(),
+                    }
+                }
+                (None, Some(name), None) => {
+                    PilotSource::Builtin(Pilot::from_name(&name).with_context(|| {
+                        format!("{here}: no built-in pilot {name:?} (optimal, demo)")
+                    })?)
+                }
+                (None, None, Some(results)) => PilotSource::Results(
+                    results
+                        .into_iter()
+                        .map(|(k, v)| (k, base.join(v)))
+                        .collect(),
+                ),
+                _ => bail!("{here}: give exactly one of command, builtin or results"),
+            };
+            entrants.push(Entrant {
+                name: e.name,
+                circuit,
+                circuit_name,
+                estimate: e.estimate,
+                pilot,
+            });
+        }
+        Ok(Plan { limits, entrants })
+    }
+}
