@@ -196,21 +196,23 @@ impl Opponent {
 }
 
 struct GameReport {
-    outcome: Outcome,
+    /// `None` when the game was abandoned after the board's `max_turns` turns.
+    outcome: Option<Outcome>,
     board_turns: usize,
     max_think: u64,
     total_think: u64,
     record: String,
 }
 
-/// Plays one game on `board` (the board plays `colour`), checking every turn it sends.
+/// Plays one game on `board` (the board plays `colour`), checking every turn it sends, until
+/// it ends or the board has played `max_turns` turns.
 fn play(
     board: &mut Board,
-    width: u8,
-    length: u8,
+    (width, length): (u8, u8),
     colour: Side,
     starter: Side,
     opponent: &mut Opponent,
+    max_turns: usize,
 ) -> GameReport {
     let mut game = Game::new(Field::new(width, length).expect("field"), starter);
     board.new_game(width, length, colour);
@@ -218,8 +220,8 @@ fn play(
     let mut last_opponent: Option<Vec<u8>> = None;
     let (mut board_turns, mut max_think, mut total_think) = (0, 0, 0);
     let outcome = loop {
-        if let Some(outcome) = game.outcome() {
-            break outcome;
+        if game.outcome().is_some() || board_turns == max_turns {
+            break game.outcome();
         }
         if game.to_move() == colour {
             let mut msg = vec![b'{'];
@@ -283,17 +285,21 @@ fn play(
         max_think,
         total_think,
         record: format!(
-            "{width}x{length} {starter}: {} # {outcome}",
-            turns.join("/")
+            "{width}x{length} {starter}: {}{}",
+            turns.join("/"),
+            outcome.map(|o| format!(" # {o}")).unwrap_or_default()
         ),
     }
 }
 
 fn summary(label: &str, r: &GameReport) {
     let mean = r.total_think / r.board_turns.max(1) as u64;
+    let result = r
+        .outcome
+        .map_or("unfinished".to_string(), |o| o.to_string());
     println!(
-        "{label}: {} after {} board turns; think cycles max {} mean {mean}\n  {}",
-        r.outcome, r.board_turns, r.max_think, r.record
+        "{label}: {result} after {} board turns; think cycles max {} mean {mean}\n  {}",
+        r.board_turns, r.max_think, r.record
     );
 }
 
@@ -311,9 +317,16 @@ fn board_beats_random_turns_on_8x10_with_every_turn_legal() {
     // All games on one board, one after the other: each `w` starts afresh.
     for (colour, starter, seed) in cases {
         let mut opponent = Opponent::Random(SplitMix64::new(seed));
-        let r = play(&mut board, 8, 10, colour, starter, &mut opponent);
+        let r = play(
+            &mut board,
+            (8, 10),
+            colour,
+            starter,
+            &mut opponent,
+            usize::MAX,
+        );
         summary(&format!("board {colour}, {starter} starts"), &r);
-        if r.outcome.winner == colour {
+        if r.outcome.expect("finished").winner == colour {
             wins += 1;
         }
     }
@@ -334,9 +347,29 @@ fn board_plays_legal_games_against_the_engine_on_several_fields() {
         (16, 24, Side::Red, 9),
     ] {
         let mut opponent = Opponent::Engine(Engine::new(1, seed));
-        let r = play(&mut board, w, l, colour, Side::Red, &mut opponent);
+        let r = play(
+            &mut board,
+            (w, l),
+            colour,
+            Side::Red,
+            &mut opponent,
+            usize::MAX,
+        );
         summary(&format!("{w}x{l} board {colour} vs engine level 1"), &r);
-        assert!(r.board_turns > 0);
+        assert!(r.outcome.is_some() && r.board_turns > 0);
+    }
+}
+
+#[test]
+fn board_plays_opening_turns_on_the_largest_field() {
+    let Some(vvp) = harness() else { return };
+    let mut board = Board::start(vvp, 0);
+    // 255 x 255 points to clear, W and L = 254; then a few turns each way, as both colours.
+    for (colour, seed) in [(Side::Blue, 11), (Side::Red, 12)] {
+        let mut opponent = Opponent::Engine(Engine::new(1, seed));
+        let r = play(&mut board, (254, 254), colour, Side::Red, &mut opponent, 6);
+        summary(&format!("254x254 board {colour}"), &r);
+        assert_eq!(r.board_turns, 6);
     }
 }
 

@@ -9,9 +9,17 @@
 // Search: a DFS over our steps. Bounce chains push the tried direction index onto a stack RAM
 // and draw the segment in the field; a pop undoes it. Every complete turn (a step onto an
 // untouched point or into a goal) is scored and the best one is copied to the `best` RAM:
-//   16'hFFFF                         a goal for us (the search stops at once)
-//   {2'b01, safe, progress, centre}  an ordinary turn; `safe` = the opponent has no reply into
-//                                    our goal (a bounded DFS of its turn from the end point)
+//   24'hFFFFFF                       a goal for us (the search stops at once)
+//   {2'b01, safe, reply, progress, centre}
+//                                    an ordinary turn ending at E. A bounded DFS of the
+//                                    opponent's turns from E (the same stack, above ours) finds
+//                                    `safe` = no reply reaches our goal, and `reply` = our
+//                                    progress at the end of the opponent's most advanced
+//                                    reply: a two-ply search with a greedy evaluation. It is cut
+//                                    off (alpha-beta style) as soon as E cannot beat the best
+//                                    turn. `progress` = rows E is ahead, `centre` = closeness of
+//                                    E to the centre column. Without the check (SW[4] up),
+//                                    `safe` = 1 and `reply` = `progress`.
 //   2                                an own goal (only when nothing else exists)
 //   1                                a stuck path (incomplete: we have lost anyway)
 // The search ends when the DFS is exhausted, or when the cycle budget is spent and a complete
@@ -53,8 +61,9 @@ module player_core #(
         S_UNW = 5'd16, S_COPY = 5'd17, S_COPYL = 5'd18, S_WIN = 5'd19, S_TX_OPEN = 5'd20,
         S_TX_K = 5'd21, S_TX_D = 5'd22, S_TX_CLOSE = 5'd23, S_TX_NL = 5'd24;
 
-    localparam [15:0] SCORE_WIN = 16'hFFFF, SCORE_OWN = 16'd2, SCORE_STUCK = 16'd1;
-    localparam [15:0] SAFE_BIT = 16'h2000;
+    localparam [23:0] SCORE_WIN = 24'hFFFFFF, SCORE_OWN = 24'd2, SCORE_STUCK = 24'd1;
+    localparam [23:0] SAFE_BIT = 24'h200000;
+    localparam [23:0] REPLY_MAX = 24'h1FE000;  // reply = 255: no reply found (yet)
     localparam [DEPTH_AW-1:0] DMAX = {DEPTH_AW{1'b1}};
 
     // ---------------------------------------------------------------------------------------
@@ -77,10 +86,11 @@ module player_core #(
     reg        unw;         // popping until d == unw_target
     reg        final_unw;   // ... and then sending the best turn
     reg [DEPTH_AW-1:0] unw_target;
-    reg [15:0] cand;        // score of the end point under check, without the safe bit
-    reg [15:0] best_score;
+    reg [23:0] cand;        // score of the end point under check, without safe and reply
+    reg [7:0]  opp_min;     // our progress after the opponent's best reply found so far
+    reg [23:0] best_score;
     reg [DEPTH_AW:0] best_len;
-    reg [15:0] rec_score;
+    reg [23:0] rec_score;
     reg        rec_last;    // the recorded turn ends with rec_dir after the stacked steps
     reg [2:0]  rec_dir;
     reg [DEPTH_AW:0] copy_k;
@@ -223,7 +233,13 @@ module player_core #(
     wire [7:0] off_centre = (t_x[7:0] >= {1'b0, width[7:1]}) ? t_x[7:0] - {1'b0, width[7:1]}
                                                            : {1'b0, width[7:1]} - t_x[7:0];
     wire [4:0] centre = (off_centre > 8'd31) ? 5'd0 : 5'd31 - off_centre[4:0];
-    wire [15:0] ordinary = {2'b01, 1'b0, progress, centre};
+    wire [23:0] ordinary = {2'b01, 1'b0, 8'd0, progress, centre};
+    wire [23:0] unchecked = {2'b01, 1'b1, progress, progress, centre};
+    // The opponent's replies so far, including one that ends at t.
+    wire [7:0]  reply_min = (progress < opp_min) ? progress : opp_min;
+    wire [23:0] reply_bound = {2'b01, 1'b1, reply_min, cand[12:5], 5'h1f};
+
+    wire [23:0] checked = cand | (threat ? 24'd0 : SAFE_BIT) | {3'd0, opp_min, 13'd0};
 
     wire budget_hit = (think_cyc >= budget);
     wire hard_hit = think_cyc[HARD_LOG2];
@@ -250,7 +266,7 @@ module player_core #(
                 // Draw the arrival half of a step we are about to push.
                 fw = (|fld_rdata) ? (d != DMAX)
                                   : (!opp_active && check_en && d != DMAX
-                                     && ((ordinary | SAFE_BIT) > best_score));
+                                     && ((ordinary | SAFE_BIT | REPLY_MAX) > best_score));
                 fwa = t_addr;
                 fwd = fld_rdata | bit_of(rev);
             end
@@ -369,7 +385,7 @@ module player_core #(
                     opp_active <= 1'b0;
                     unw        <= 1'b0;
                     final_unw  <= 1'b0;
-                    best_score <= 16'd0;
+                    best_score <= 24'd0;
                     best_len   <= {(DEPTH_AW + 1) {1'b0}};
                     state      <= S_THINK1;
                 end
@@ -379,7 +395,7 @@ module player_core #(
                 end
 
                 S_NODE: begin
-                    if (!opp_active && (hard_hit || (budget_hit && best_score >= 16'd3))) begin
+                    if (!opp_active && (hard_hit || (budget_hit && best_score >= 24'd3))) begin
                         unw        <= 1'b1;
                         final_unw  <= 1'b1;
                         unw_target <= {DEPTH_AW{1'b0}};
@@ -434,16 +450,29 @@ module player_core #(
                         push_check <= 1'b0;
                         state      <= (d != DMAX) ? S_PUSH : S_NEXTI;
                     end else if (opp_active) begin
-                        state <= S_NEXTI;  // the opponent's turn ends here without a goal
-                    end else if ((ordinary | SAFE_BIT) <= best_score) begin
+                        // The opponent's turn ends here without a goal.
+                        opp_min <= reply_min;
+                        if (reply_bound <= best_score) begin
+                            // Cut-off: our end point cannot beat the best turn any more.
+                            unw        <= 1'b1;
+                            unw_target <= base_opp - 1'b1;
+                            state      <= S_UNW;
+                        end else begin
+                            state <= S_NEXTI;
+                        end
+                    end else if ((ordinary | SAFE_BIT | REPLY_MAX) <= best_score) begin
                         state <= S_NEXTI;  // cannot beat the best turn
                     end else if (!check_en || d == DMAX) begin
-                        rec_score <= ordinary | SAFE_BIT;
-                        rec_last  <= 1'b1;
-                        rec_dir   <= node_dir;
-                        rec_ret   <= S_NEXTI;
-                        copy_k    <= {(DEPTH_AW + 1) {1'b0}};
-                        state     <= S_COPY;
+                        if (unchecked > best_score) begin
+                            rec_score <= unchecked;
+                            rec_last  <= 1'b1;
+                            rec_dir   <= node_dir;
+                            rec_ret   <= S_NEXTI;
+                            copy_k    <= {(DEPTH_AW + 1) {1'b0}};
+                            state     <= S_COPY;
+                        end else begin
+                            state <= S_NEXTI;
+                        end
                     end else begin
                         push_check <= 1'b1;  // end point: look at the opponent's replies
                         cand       <= ordinary;
@@ -463,6 +492,7 @@ module player_core #(
                         base_opp   <= d + 1'b1;
                         opp_cyc    <= {(OPP_LOG2 + 1) {1'b0}};
                         threat     <= 1'b0;
+                        opp_min    <= 8'hff;
                     end
                     state <= S_NODE;
                 end
@@ -477,7 +507,7 @@ module player_core #(
                 end
 
                 S_EXH: begin
-                    if (!opp_active && !any_legal && best_score == 16'd0) begin
+                    if (!opp_active && !any_legal && best_score == 24'd0) begin
                         rec_score <= SCORE_STUCK;
                         rec_last  <= 1'b0;
                         rec_ret   <= S_EXH2;
@@ -524,8 +554,8 @@ module player_core #(
                         end else begin
                             // The check of the opponent's replies is over.
                             opp_active <= 1'b0;
-                            if ((cand | (threat ? 16'd0 : SAFE_BIT)) > best_score) begin
-                                rec_score <= cand | (threat ? 16'd0 : SAFE_BIT);
+                            if (checked > best_score) begin
+                                rec_score <= checked;
                                 rec_last  <= 1'b1;
                                 rec_dir   <= order(red, i);
                                 rec_ret   <= S_NEXTI;
