@@ -73,3 +73,13 @@ fn mem_matches_icarus_on_long_random_stimuli() {
 fn cpu_matches_icarus_on_long_random_stimuli() {
     check_live(&DESIGNS[2]);
 }
+
+#[test]
+fn ffs_matches_committed_icarus_trace() {
+    check_trace(&DESIGNS[3]);
+}
+
+#[test]
+fn ffs_matches_icarus_on_long_random_stimuli() {
+    check_live(&DESIGNS[3]);
+}

@@ -392,3 +392,49 @@ fn board_resynchronises_on_w_in_the_middle_of_a_turn() {
         "first turn {digits:?} is not a complete turn"
     );
 }
+
+/// A strength survey, printed as a table: the board at two switch settings against engine
+/// levels 1-3 on 8x10, both colours, both starters. Slow (minutes), so run it on demand:
+/// `cargo test -p hdl-sim --test hdl_games survey -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn survey_board_against_engine_levels() {
+    let Some(vvp) = harness() else { return };
+    println!("SW  level  board wins / games  mean think  max think");
+    for switches in [0u8, 3] {
+        let mut board = Board::start(vvp, switches);
+        for level in 1..=3u8 {
+            let (mut wins, mut games, mut think, mut turns, mut max) = (0, 0, 0, 0, 0);
+            for (k, (colour, starter)) in [
+                (Side::Red, Side::Red),
+                (Side::Red, Side::Blue),
+                (Side::Blue, Side::Red),
+                (Side::Blue, Side::Blue),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut opponent = Opponent::Engine(Engine::new(level, 100 + k as u64));
+                let r = play(
+                    &mut board,
+                    (8, 10),
+                    colour,
+                    starter,
+                    &mut opponent,
+                    usize::MAX,
+                );
+                games += 1;
+                if r.outcome.is_some_and(|o| o.winner == colour) {
+                    wins += 1;
+                }
+                think += r.total_think;
+                turns += r.board_turns as u64;
+                max = max.max(r.max_think);
+            }
+            println!(
+                "{switches:>2}  {level:>5}  {wins:>10} / {games:<5}  {:>10}  {max:>9}",
+                think / turns.max(1)
+            );
+        }
+    }
+}

@@ -31,6 +31,10 @@ pub const DESIGNS: &[Design] = &[
         name: "cpu",
         top: "cpu",
     },
+    Design {
+        name: "ffs",
+        top: "ffs",
+    },
 ];
 
 impl Design {
