@@ -387,3 +387,47 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Whatever the noise between the bytes of each turn and however the wire splits them, the
+    /// referee sees the same game.
+    #[test]
+    fn noise_and_chunking_do_not_change_the_game(
+        seed in 0u64..1000,
+        noise in proptest::collection::vec(
+            any::<u8>().prop_filter("not significant", |b| !matches!(b, b'{' | b'}' | b'0'..=b'7')),
+            1..8,
+        ),
+        chunk in 1usize..9,
+    ) {
+        let field = Field::new(6, 8).unwrap();
+        let mut game = Game::new(field, Side::Red);
+        let mut engines = [Engine::new(0, seed), Engine::new(1, seed)];
+        let mut r = Referee::new(Settings { width: 6, length: 8, turn_ms: 1000 }, Side::Red, 0)
+            .unwrap();
+        let mut now = 0;
+        let mut played = Vec::new();
+        while game.outcome().is_none() {
+            let side = game.to_move();
+            let digits = engines[usize::from(side == Side::Blue)].choose_turn(&game);
+            game.play_turn(&digits);
+            played.push(digits.clone());
+            // Noise before `{`, between digits and before `}`, after the line end.
+            let mut bytes = noise.clone();
+            bytes.push(b'{');
+            for d in &digits {
+                bytes.push(*d);
+                bytes.extend(&noise[..1]);
+            }
+            bytes.extend(b"}\r\n");
+            for piece in bytes.chunks(chunk) {
+                now += 1;
+                r.handle_input(side, piece, now);
+            }
+        }
+        prop_assert_eq!(r.end().map(|e| e.outcome), game.outcome());
+        prop_assert_eq!(&r.record().turns, &played);
+    }
+}

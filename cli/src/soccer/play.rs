@@ -13,8 +13,8 @@ use engine::soccer::search::Engine;
 
 use crate::transport::serial::{self, LineSettings, StopBits};
 
-/// The engine's strength when none is given.
-pub const DEFAULT_LEVEL: u8 = 2;
+/// The engine's strength when none is given: well inside the contest's 1000 ms per turn.
+pub const DEFAULT_LEVEL: u8 = 3;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -126,7 +126,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         log.note(wires.now_ms(), &format!("game {game}: {starter} starts"));
         let end = play_game(&mut wires, &mut log, settings, starter)?;
-        wins[index(end.outcome.winner)] += 1;
+        wins[index(end.end.outcome.winner)] += 1;
+        eprintln!("game {game}: {}", describe(end.end));
         let line = end.line;
         println!("{line}");
         if let Some(file) = &mut records {
@@ -135,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         log.note(wires.now_ms(), &format!("game {game}: {line}"));
         log.flush()?;
         if game < args.games {
-            let settle = match end.outcome.reason {
+            let settle = match end.end.outcome.reason {
                 engine::soccer::Reason::Timeout => Duration::from_millis(args.turn_ms.min(1000)),
                 _ => SETTLE,
             };
@@ -151,9 +152,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A finished game as printed.
+/// A finished game: how it ended and its record line.
 struct GameEnd {
-    outcome: engine::soccer::Outcome,
+    end: End,
     line: String,
 }
 
@@ -236,7 +237,7 @@ fn play_game(
         }
         if let Some(end) = referee.end() {
             return Ok(GameEnd {
-                outcome: end.outcome,
+                end,
                 line: referee.record().to_string(),
             });
         }
