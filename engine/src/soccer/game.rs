@@ -169,6 +169,12 @@ impl Game {
         self.steps_in_turn as usize
     }
 
+    /// How many actions [`Game::undo_step`] can take back (steps, and the end of the game by a
+    /// fault or adjudication).
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
     /// The digits of the current turn's steps so far (empty at the start of a turn).
     pub fn current_turn(&self) -> Vec<u8> {
         let n = self.steps_in_turn as usize;

@@ -1,0 +1,89 @@
+//! The built-in engine against a random player: it must be clearly better (spec: a player that
+//! always plays legal turns). Prints the tally.
+
+use engine::soccer::field::Field;
+use engine::soccer::game::Game;
+use engine::soccer::search::Engine;
+use engine::soccer::{Reason, Side};
+
+/// Plays one game; `engines[0]` is red. Returns the winner and the reason.
+fn play(field: Field, starter: Side, engines: &mut [Engine; 2]) -> (Side, Reason, usize) {
+    let mut game = Game::new(field, starter);
+    loop {
+        let who = match game.to_move() {
+            Side::Red => 0,
+            Side::Blue => 1,
+        };
+        let turn = engines[who].choose_turn(&game);
+        if let Some(outcome) = game.play_turn(&turn) {
+            assert!(
+                !outcome.reason.is_fault(),
+                "level {} played a faulty turn {:?}",
+                engines[who].level(),
+                String::from_utf8_lossy(&turn)
+            );
+            return (outcome.winner, outcome.reason, game.turn_number());
+        }
+    }
+}
+
+fn match_up(w: u8, l: u8, level: u8, games: u64) -> (u64, u64) {
+    let field = Field::new(w, l).unwrap();
+    let mut wins = 0;
+    let mut turns = 0;
+    for i in 0..games {
+        let engine_side = if i % 2 == 0 { Side::Red } else { Side::Blue };
+        let starter = if i % 4 < 2 { Side::Red } else { Side::Blue };
+        let (strong, random) = (Engine::new(level, 1000 + i), Engine::new(0, 2000 + i));
+        let mut engines = match engine_side {
+            Side::Red => [strong, random],
+            Side::Blue => [random, strong],
+        };
+        let (winner, _, n) = play(field, starter, &mut engines);
+        turns += n as u64;
+        if winner == engine_side {
+            wins += 1;
+        }
+    }
+    (wins, turns)
+}
+
+#[test]
+fn level_1_beats_random_on_8x10() {
+    let games = 100;
+    let (wins, turns) = match_up(8, 10, 1, games);
+    println!("8x10 level 1 vs random: {wins}/{games} wins, {turns} turns in all");
+    assert!(wins >= 90, "only {wins}/{games}");
+}
+
+#[test]
+fn level_1_beats_random_on_other_shapes() {
+    for (w, l) in [(4, 4), (6, 12), (16, 8)] {
+        let games = 40;
+        let (wins, _) = match_up(w, l, 1, games);
+        println!("{w}x{l} level 1 vs random: {wins}/{games} wins");
+        assert!(wins >= 34, "{w}x{l}: only {wins}/{games}");
+    }
+}
+
+#[test]
+fn level_2_beats_level_0_and_holds_its_own_against_level_1() {
+    let field = Field::new(8, 10).unwrap();
+    let games = 20;
+    let mut wins = 0;
+    for i in 0..games {
+        let strong_red = i % 2 == 0;
+        let (a, b) = (Engine::new(2, 10 + i), Engine::new(1, 20 + i));
+        let mut engines = if strong_red { [a, b] } else { [b, a] };
+        let starter = if i % 4 < 2 { Side::Red } else { Side::Blue };
+        let (winner, _, _) = play(field, starter, &mut engines);
+        if (winner == Side::Red) == strong_red {
+            wins += 1;
+        }
+    }
+    println!("8x10 level 2 vs level 1: {wins}/{games} wins");
+    assert!(
+        wins >= games / 2,
+        "level 2 won only {wins}/{games} against level 1"
+    );
+}
