@@ -2,10 +2,11 @@
 //! a game, and fuzzing with arbitrary inputs.
 #![cfg(not(target_arch = "wasm32"))]
 
+use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::protocol::{Decoder, FrameFault, ToPlayer, Turn};
-use engine::soccer::referee::{End, Referee, RefereeEvent, Settings, Transmit};
+use engine::soccer::referee::{End, Referee, RefereeEvent, Settings, Starter, Transmit};
 use engine::soccer::search::Engine;
 use engine::soccer::{Outcome, Reason, Side};
 use proptest::prelude::*;
@@ -78,6 +79,22 @@ fn set_up_goes_to_both_in_order_and_the_start_signal_to_the_starter_only() {
         )
         .is_err()
     );
+}
+
+#[test]
+fn the_random_starter_is_fair_and_fixed_by_the_seed() {
+    let picks = |seed| {
+        let mut rng = SplitMix64::new(seed);
+        (0..200)
+            .map(|_| Starter::Random.pick(&mut rng))
+            .collect::<Vec<_>>()
+    };
+    let reds = picks(1).iter().filter(|s| **s == Side::Red).count();
+    assert!((60..140).contains(&reds), "{reds} reds in 200");
+    assert_eq!(picks(1), picks(1));
+    assert_ne!(picks(1), picks(2));
+    let mut rng = SplitMix64::new(0);
+    assert_eq!(Starter::Fixed(Side::Blue).pick(&mut rng), Side::Blue);
 }
 
 #[test]

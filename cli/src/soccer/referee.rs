@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::rng::SplitMix64;
 use engine::soccer::Side;
-use engine::soccer::referee::{End, Referee, RefereeEvent, Settings};
+use engine::soccer::referee::{self, End, Referee, RefereeEvent, Settings};
 
 use super::players::PlayerSpec;
 use crate::transport::serial::{LineSettings, StopBits};
@@ -114,16 +114,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut wins = [0u32; 2];
     for game in 1..=args.games {
         let starter = match args.starter {
-            Starter::Random => {
-                if rng.coin() {
-                    Side::Red
-                } else {
-                    Side::Blue
-                }
-            }
-            Starter::Red => Side::Red,
-            Starter::Blue => Side::Blue,
-        };
+            Starter::Random => referee::Starter::Random,
+            Starter::Red => referee::Starter::Fixed(Side::Red),
+            Starter::Blue => referee::Starter::Fixed(Side::Blue),
+        }
+        .pick(&mut rng);
         log.note(wires.now_ms(), &format!("game {game}: {starter} starts"));
         let end = play_game(&mut wires, &mut log, settings, starter)?;
         wins[index(end.end.outcome.winner)] += 1;

@@ -26,6 +26,8 @@
 
 use std::collections::VecDeque;
 
+use crate::rng::SplitMix64;
+
 use super::field::{Field, FieldError};
 use super::game::Game;
 use super::protocol::{FrameFault, ToPlayer, Turn, TurnScanner};
@@ -48,6 +50,25 @@ impl Default for Settings {
             width: 8,
             length: 10,
             turn_ms: 1000,
+        }
+    }
+}
+
+/// Who kicks off (spec §4: random by default, settable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Starter {
+    /// A fair coin from the caller's generator, so a seed fixes a whole series of games.
+    Random,
+    Fixed(Side),
+}
+
+impl Starter {
+    /// The starter of the next game.
+    pub fn pick(self, rng: &mut SplitMix64) -> Side {
+        match self {
+            Starter::Random if rng.coin() => Side::Red,
+            Starter::Random => Side::Blue,
+            Starter::Fixed(side) => side,
         }
     }
 }
