@@ -283,6 +283,37 @@ def spiral_infield():
     return c
 
 
+def needle():
+    """Narrow corridors at 45° and at shallow angles, the hardest case for the collision test:
+    there, whether a move is legal hangs on the half-pixel ties of the referee's Bresenham."""
+    c = Canvas()
+    c.path([(24, 4), (100, 4)], 2.6)
+    c.path([(100, 4), (138, 42)], 1.6)          # 45°, narrow
+    c.path([(138, 42), (138, 88)], 2.6)
+    c.path([(138, 88), (60, 94)], 1.6)          # shallow slope, narrow
+    c.path([(60, 94), (14, 60)], 1.8)           # about 36°, narrow
+    c.path([(14, 60), (14, 12), (24, 4)], 2.6)
+    c.start_zone()
+    return c
+
+
+def scenery(c, x0, y0, x1, y1, ch):
+    """Paints decor (never track) in a rectangle: lakes, stands, woods. Display only."""
+    for y in range(y0, y1 + 1):
+        for x in range(x0, x1 + 1):
+            if 0 <= x < W and 0 <= y < H and c.g[y][x] != " ":
+                c.g[y][x] = ch
+
+
+SCENERY = {
+    "ring": [(60, 35, 90, 60, "M"), (64, 39, 86, 56, "E")],
+    "hairpins": [(20, 15, 50, 40, "D")],
+    "serpentine": [(40, 20, 110, 40, "M")],
+    "spiral": [(110, 20, 130, 80, "D")],
+    "needle": [(40, 30, 100, 50, "G")],
+}
+
+
 CONFORMING = [
     ("ring", fast_ring),
     ("street", street),
@@ -292,6 +323,7 @@ CONFORMING = [
     ("narrow", narrow),
     ("diagonals", diagonals),
     ("spiral", spiral_infield),
+    ("needle", needle),
 ]
 
 
@@ -362,6 +394,8 @@ def main():
         c = make()
         if name != "street":
             decorate(c)
+        for x0, y0, x1, y1, ch in SCENERY.get(name, []):
+            scenery(c, x0, y0, x1, y1, ch)
         bad = check(c.g)
         if bad:
             print(f"{name}: violates rules {bad}", file=sys.stderr)

@@ -26,7 +26,7 @@ macro_rules! sample {
     };
 }
 
-/// All samples: the eight conforming circuits first, then one non-conforming circuit per rule
+/// All samples: the nine conforming circuits first, then one non-conforming circuit per rule
 /// (in rule order, 1 to 5).
 pub const SAMPLES: &[Sample] = &[
     sample!("ring", true),
@@ -37,6 +37,7 @@ pub const SAMPLES: &[Sample] = &[
     sample!("narrow", true),
     sample!("diagonals", true),
     sample!("spiral", true),
+    sample!("needle", true),
     sample!("bad_size", false),
     sample!("bad_border", false),
     sample!("bad_start", false),
