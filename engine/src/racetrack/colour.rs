@@ -26,6 +26,26 @@ pub const PALETTE: [[u8; 3]; 16] = [
     [255, 255, 255],
 ];
 
+/// The names of the palette entries, for an editor's tooltips.
+pub const PALETTE_NAMES: [&str; 16] = [
+    "black",
+    "dark red",
+    "dark green",
+    "dark yellow",
+    "dark blue",
+    "dark magenta",
+    "dark cyan",
+    "light grey",
+    "dark grey (track)",
+    "bright red",
+    "bright green",
+    "bright yellow",
+    "bright blue",
+    "bright magenta",
+    "bright cyan",
+    "white",
+];
+
 /// The circuit character of each palette entry: `A`..`H`, then the track (a space, dark grey),
 /// then `J`..`P`. `I` is skipped because its colour is the track's.
 pub const PALETTE_CHARS: [u8; 16] = *b"ABCDEFGH JKLMNOP";

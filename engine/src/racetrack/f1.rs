@@ -5,7 +5,7 @@ use super::physics::Pos;
 use super::text::{self, LineEnding};
 
 /// A parsed result file. The positions are as written: whether they make a legal lap is the
-/// judge's business ([`super::judge`]), not the reader's.
+/// judge's business ([`mod@super::judge`]), not the reader's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ResultFile {
     /// Line 1: free text naming the pilot.

@@ -1,7 +1,9 @@
 //! Racetrack ("F1 pilot"): see `../shared/spec/racetrack.md`.
 //!
-//! Layers: the circuit grid and its file formats, conformity (VERIFCIR), physics (collision,
-//! finish line, timing), result files and the judge (TESTF1), pilots, and the pools contest.
+//! Layers: the circuit grid and its file formats ([`circuit`], [`colour`], [`bmp`]), conformity
+//! ([`conformity`], VERIFCIR), the physics ([`physics`]: motion, the referee's collision test,
+//! the finish line, the stopwatch), result files ([`f1`]) and the judge ([`mod@judge`], TESTF1, with
+//! its [`log`] line), the shipped [`samples`], then pilots and the pools contest.
 
 pub mod bmp;
 pub mod circuit;
