@@ -181,8 +181,9 @@ fn label(circuit: &Circuit, member: impl Fn(u8) -> bool) -> (Vec<u32>, Vec<Pos>)
 }
 
 impl Topology {
-    /// Analyses the decor of a circuit. The infield is the enclosed component just below (or
-    /// else just above) the finish line; failing that, the largest enclosed component.
+    /// Analyses the decor of a circuit. The infield is the largest enclosed decor component
+    /// (the first in reading order on a tie); any other enclosed component is an island. The
+    /// finish-line rule then checks that the start zone lies between the outer decor and it.
     pub fn of(circuit: &Circuit) -> Topology {
         let (labels, first_cell) = label(circuit, |b| b != Circuit::TRACK);
         let mut outer = vec![false; first_cell.len()];
@@ -197,19 +198,9 @@ impl Topology {
                 outer[l as usize] = true;
             }
         }
-        let enclosed = |l: u32| l != NONE && !outer[l as usize];
-        let near_line = physics::finish_line(circuit).and_then(|line| {
-            [line.bottom + 1, line.top - 1]
-                .into_iter()
-                .filter(|&y| Circuit::contains(FinishLine::X, y))
-                .map(|y| labels[idx(Pos::new(FinishLine::X, y))])
-                .find(|&l| enclosed(l))
-        });
-        let infield = near_line.or_else(|| {
-            (0..first_cell.len() as u32)
-                .filter(|&l| enclosed(l))
-                .max_by_key(|&l| (size[l as usize], std::cmp::Reverse(l)))
-        });
+        let infield = (0..first_cell.len() as u32)
+            .filter(|&l| !outer[l as usize])
+            .max_by_key(|&l| (size[l as usize], std::cmp::Reverse(l)));
         Topology {
             labels,
             outer,
@@ -561,6 +552,25 @@ mod tests {
             vec![Pos::new(136, 40), Pos::new(70, 92)]
         );
         assert!(report.violations[0].message.starts_with("2 islands"));
+    }
+
+    #[test]
+    fn the_infield_is_the_largest_enclosed_decor() {
+        // A wide top straight with a small island right under the start zone: the island is
+        // the island (and the finish line does not reach the infield), not the infield.
+        let mut c = Circuit::filled(b'C').unwrap();
+        rect(&mut c, 10, 2, 139, 95, b' ');
+        rect(&mut c, 16, 14, 133, 89, b'K');
+        rect(&mut c, 39, 8, 41, 9, b'B');
+        let report = check(&c);
+        assert_eq!(rules(&c), vec![4]);
+        assert_eq!(report.violations[0].cells, vec![Pos::new(39, 8)]);
+        assert!(
+            report.violations[1]
+                .message
+                .contains("below it is an island")
+        );
+        assert_eq!(Topology::of(&c).region(Pos::new(50, 50)), Region::Infield);
     }
 
     #[test]
