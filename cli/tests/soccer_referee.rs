@@ -247,3 +247,19 @@ fn usage_errors_exit_with_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/tty"));
 }
+
+#[test]
+fn a_player_that_never_stops_talking_cannot_stall_the_referee() {
+    let start = Instant::now();
+    // Noise only: never a turn, so the clock runs out, game after game.
+    let lines = referee(
+        "exec:yes hello",
+        "engine:0",
+        &["--starter", "red", "--games", "2", "--turn-ms", "200"],
+    );
+    assert_eq!(lines, vec!["8x10 red: # blue timeout".to_string(); 2]);
+    // `{4` over and over: the second `{` is a fault.
+    let lines = referee("engine:0", "exec:yes {4", &["--starter", "blue"]);
+    assert_eq!(lines, vec!["8x10 blue: # red illegal_step".to_string()]);
+    assert!(start.elapsed() < Duration::from_secs(20));
+}

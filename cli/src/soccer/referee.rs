@@ -170,10 +170,18 @@ impl Wires {
         u64::try_from(at.saturating_duration_since(self.t0).as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Reads and drops input for `wait`.
+    /// Reads and drops input for `wait` (and what is already queued, within reason: a player
+    /// that never stops talking must not stall the series).
     fn settle(&mut self, log: &mut Log, wait: Duration) {
         let until = Instant::now() + wait;
+        let mut late = 0;
         while let Some(delivery) = self.hub.receive(Some(until)) {
+            if Instant::now() >= until {
+                late += 1;
+                if late > 256 {
+                    break;
+                }
+            }
             let side = side_of(delivery.id);
             let t = self.ms(delivery.at);
             match delivery.incoming {

@@ -12,7 +12,7 @@ pub mod exec;
 pub mod serial;
 
 use std::io::{self, Read, Write};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -74,9 +74,14 @@ struct Link {
     closer: Option<Box<dyn FnOnce() + Send>>,
 }
 
+/// How many chunks may wait in the queue. A player that floods the wire is slowed to the pace
+/// the referee reads at (its reader thread blocks), so arrival times stay close to the truth and
+/// memory stays bounded.
+const QUEUE: usize = 64;
+
 /// The threads behind a set of connections and the single queue they feed.
 pub struct Hub {
-    tx: Sender<Delivery>,
+    tx: SyncSender<Delivery>,
     rx: Receiver<Delivery>,
     links: Vec<Link>,
 }
@@ -89,7 +94,7 @@ impl Default for Hub {
 
 impl Hub {
     pub fn new() -> Self {
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(QUEUE);
         Hub {
             tx,
             rx,
