@@ -1,12 +1,5 @@
-//! Quadrille in the browser.
-use yew::prelude::*;
-
-#[function_component]
-fn App() -> Html {
-    html! { <h1>{ "Quadrille" }</h1> }
-}
+//! The trunk entry point: everything lives in the library so the browser tests can reach it.
 
 fn main() {
-    console_error_panic_hook::set_once();
-    yew::Renderer::<App>::new().render();
+    app::start();
 }

@@ -120,3 +120,32 @@ version = "2.0.100"
         assert!(version.starts_with("0.2."), "{version}");
     }
 }
+
+#[cfg(test)]
+mod trunk_config {
+    use super::*;
+
+    /// trunk runs offline, so it must be told exactly the wasm-bindgen version xtask installs.
+    #[test]
+    fn trunk_pins_the_locked_wasm_bindgen() {
+        let trunk = include_str!("../../Trunk.toml");
+        let pinned = trunk
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("wasm_bindgen")
+                    .map(|rest| rest.to_owned())
+            })
+            .expect("Trunk.toml pins wasm_bindgen");
+        let pinned = pinned
+            .trim()
+            .trim_start_matches('=')
+            .trim()
+            .trim_matches('"');
+        let locked = locked_version(include_str!("../../Cargo.lock"), "wasm-bindgen").unwrap();
+        assert_eq!(
+            pinned, locked,
+            "Trunk.toml [tools] wasm_bindgen vs Cargo.lock"
+        );
+    }
+}

@@ -103,15 +103,28 @@ impl<'a> Setup<'a> {
     }
 
     /// What `serve` needs: the wasm target, wasm-bindgen-cli, trunk and, for release builds
-    /// (which run wasm-opt), the npm packages.
+    /// (which run wasm-opt), Node.js and the npm packages.
     pub fn for_build(&self, release: bool) -> Result<Tools> {
         if release {
             self.system_packages(&NODE_PACKAGES)?;
         }
+        self.build_tools(release)
+    }
+
+    /// Everything `cargo xtask test` needs.
+    pub fn everything(&self) -> Result<Tools> {
+        self.system_packages(NODE_PACKAGES.iter().chain(&TEST_PACKAGES))?;
+        let mut tools = self.build_tools(true)?;
+        tools.chromium = self.env.which("chromium");
+        tools.chromedriver = self.env.which("chromedriver");
+        Ok(tools)
+    }
+
+    fn build_tools(&self, with_npm: bool) -> Result<Tools> {
         self.wasm_target()?;
         let wasm_bindgen_test_runner = self.wasm_bindgen()?;
         let trunk = self.cargo_tool("trunk", "trunk", TRUNK_VERSION, true, "7")?;
-        let node = match release {
+        let node = match with_npm {
             true => self.npm_packages()?,
             false => self.env.which("node").unwrap_or_else(|| "node".into()),
         };
@@ -122,15 +135,6 @@ impl<'a> Setup<'a> {
             chromium: None,
             chromedriver: None,
         })
-    }
-
-    /// Everything `cargo xtask test` needs.
-    pub fn everything(&self) -> Result<Tools> {
-        self.system_packages(NODE_PACKAGES.iter().chain(&TEST_PACKAGES))?;
-        let mut tools = self.for_build(true)?;
-        tools.chromium = self.env.which("chromium");
-        tools.chromedriver = self.env.which("chromedriver");
-        Ok(tools)
     }
 
     fn wasm_target(&self) -> Result<()> {

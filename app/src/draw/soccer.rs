@@ -1,0 +1,133 @@
+//! A Paper Soccer field on squared paper: the grid, the goals, the lines drawn before the first
+//! move (from `engine`), the lines of the game so far, and the ball.
+
+use engine::soccer::Point;
+use std::f64::consts::TAU;
+
+use crate::canvas::Surface;
+use crate::geometry::FieldView;
+
+/// The squared paper inside the field.
+pub const PAPER: &str = "#fdfcf7";
+/// The faint squares.
+pub const GRID: &str = "#d8e0ec";
+/// Lines drawn before the first move: borders, goal boxes, centre line.
+pub const BORDER: &str = "#1e293b";
+/// Lines drawn by the players.
+pub const MOVE: &str = "#2563eb";
+/// The ball (amber, unlike anything else on the field).
+pub const BALL: &str = "#f59e0b";
+const BALL_RIM: &str = "#92400e";
+/// Red's goal is at the top, blue's at the bottom (spec §1).
+const RED_GOAL: &str = "#fde2e2";
+const BLUE_GOAL: &str = "#dde8fd";
+const RED_INK: &str = "#dc2626";
+const BLUE_INK: &str = "#2563eb";
+
+/// What to draw: the field's size and the lines and ball the engine reports.
+pub struct Scene<'a> {
+    pub width: u8,
+    pub length: u8,
+    pub predrawn: &'a [(Point, Point)],
+    pub drawn: &'a [(Point, Point)],
+    pub ball: Point,
+}
+
+/// Paints `scene` centred in `surface` and returns the layout used.
+pub fn paint(surface: &Surface, scene: &Scene<'_>) -> FieldView {
+    let view = FieldView::fit(scene.width, scene.length, surface.width, surface.height);
+    let ctx = &surface.ctx;
+    let square = f64::from(view.square());
+    let (w, l) = (i16::from(scene.width), i16::from(scene.length));
+    let m = w / 2;
+    let at = |x: i16, y: i16| {
+        let (px, py) = view.point(x, y);
+        (f64::from(px), f64::from(py))
+    };
+
+    // Paper and goal mouths.
+    let (left, top) = at(0, 0);
+    ctx.set_fill_style_str(PAPER);
+    ctx.fill_rect(left, top, f64::from(w) * square, f64::from(l) * square);
+    for (y, tint) in [(-1, RED_GOAL), (l, BLUE_GOAL)] {
+        let (gx, gy) = at(m - 1, y);
+        ctx.set_fill_style_str(tint);
+        ctx.fill_rect(gx, gy, 2.0 * square, square);
+    }
+
+    // Squares: 1-pixel lines centred on pixel columns and rows, so they stay sharp.
+    ctx.set_stroke_style_str(GRID);
+    ctx.set_line_width(1.0);
+    ctx.begin_path();
+    for x in 0..=w {
+        let (px, py) = at(x, 0);
+        ctx.move_to(px + 0.5, py);
+        ctx.line_to(px + 0.5, py + f64::from(l) * square);
+    }
+    for y in 0..=l {
+        let (px, py) = at(0, y);
+        ctx.move_to(px, py + 0.5);
+        ctx.line_to(px + f64::from(w) * square, py + 0.5);
+    }
+    for (from, to) in [(-1, 0), (l, l + 1)] {
+        let (px, py0) = at(m, from);
+        let (_, py1) = at(m, to);
+        ctx.move_to(px + 0.5, py0);
+        ctx.line_to(px + 0.5, py1);
+    }
+    ctx.stroke();
+
+    // Lines: an even width centred on the grid line covers whole pixels on both sides.
+    let thick = 2.0 * (square / 20.0).round().max(1.0);
+    stroke_segments(surface, &view, scene.predrawn, BORDER, thick);
+    stroke_segments(surface, &view, scene.drawn, MOVE, thick);
+
+    // Whose goal is whose, in the margin.
+    let font_px = (square * 0.4).clamp(9.0, 22.0);
+    if square * 0.9 >= font_px {
+        ctx.set_font(&format!("600 {font_px}px system-ui, sans-serif"));
+        ctx.set_text_align("center");
+        let (cx, _) = at(m, 0);
+        let (_, red_y) = at(m, -1);
+        let (_, blue_y) = at(m, l + 1);
+        ctx.set_text_baseline("bottom");
+        ctx.set_fill_style_str(RED_INK);
+        let _ = ctx.fill_text("red's goal", cx, red_y - square * 0.15);
+        ctx.set_text_baseline("top");
+        ctx.set_fill_style_str(BLUE_INK);
+        let _ = ctx.fill_text("blue's goal", cx, blue_y + square * 0.15);
+    }
+
+    // The ball, last, on top of every line.
+    let (bx, by) = at(scene.ball.x, scene.ball.y);
+    let radius = (square * 0.28).max(3.0);
+    ctx.begin_path();
+    let _ = ctx.arc(bx, by, radius, 0.0, TAU);
+    ctx.set_fill_style_str(BALL);
+    ctx.fill();
+    ctx.set_stroke_style_str(BALL_RIM);
+    ctx.set_line_width((radius / 6.0).max(1.0));
+    ctx.stroke();
+    view
+}
+
+fn stroke_segments(
+    surface: &Surface,
+    view: &FieldView,
+    segments: &[(Point, Point)],
+    colour: &str,
+    width: f64,
+) {
+    let ctx = &surface.ctx;
+    ctx.set_stroke_style_str(colour);
+    ctx.set_line_width(width);
+    ctx.set_line_cap("round");
+    ctx.begin_path();
+    for (a, b) in segments {
+        let (ax, ay) = view.point(a.x, a.y);
+        let (bx, by) = view.point(b.x, b.y);
+        ctx.move_to(f64::from(ax), f64::from(ay));
+        ctx.line_to(f64::from(bx), f64::from(by));
+    }
+    ctx.stroke();
+}

@@ -1,0 +1,8 @@
+//! One module per route.
+
+pub mod board;
+pub mod circuits;
+pub mod home;
+pub mod not_found;
+pub mod pilots;
+pub mod soccer;

@@ -1,0 +1,106 @@
+//! Hash routing: every page is `index.html` plus a fragment (`#/soccer`), so the app works from
+//! any static file server, and a reload or a shared link opens the same page.
+
+use std::fmt;
+
+/// A page of the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Route {
+    /// `#/`: what Quadrille is, and the way into both games.
+    Home,
+    /// `#/soccer`: the Paper Soccer field.
+    Soccer,
+    /// `#/circuits`: Racetrack circuits.
+    Circuits,
+    /// `#/pilots`: the Racetrack pilot lab.
+    Pilots,
+    /// `#/board`: FPGA players on a simulated or real DE2-115 board.
+    Board,
+    /// Any fragment that names no page.
+    NotFound,
+}
+
+impl Route {
+    /// The pages listed in the navigation bar, in order.
+    pub const NAV: [Route; 5] = [
+        Route::Home,
+        Route::Soccer,
+        Route::Circuits,
+        Route::Pilots,
+        Route::Board,
+    ];
+
+    /// Parses `location.hash`. The leading `#`, a trailing `/` and a `?query` are ignored, and
+    /// an empty fragment is the home page, so `""`, `"#"`, `"#/"` and `"#/soccer/"` all work.
+    pub fn from_hash(hash: &str) -> Route {
+        let path = hash.strip_prefix('#').unwrap_or(hash);
+        let path = path.split('?').next().unwrap_or_default();
+        let path = path.trim_end_matches('/');
+        match path {
+            "" => Route::Home,
+            "/soccer" => Route::Soccer,
+            "/circuits" => Route::Circuits,
+            "/pilots" => Route::Pilots,
+            "/board" => Route::Board,
+            _ => Route::NotFound,
+        }
+    }
+
+    /// The link to this page (`NotFound` links home).
+    pub fn href(self) -> &'static str {
+        match self {
+            Route::Home | Route::NotFound => "#/",
+            Route::Soccer => "#/soccer",
+            Route::Circuits => "#/circuits",
+            Route::Pilots => "#/pilots",
+            Route::Board => "#/board",
+        }
+    }
+
+    /// The page's name, as shown in the navigation bar and the window title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Route::Home => "Home",
+            Route::Soccer => "Paper Soccer",
+            Route::Circuits => "Circuits",
+            Route::Pilots => "Pilots",
+            Route::Board => "Board",
+            Route::NotFound => "Not found",
+        }
+    }
+}
+
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_link_leads_back_to_its_page() {
+        for route in Route::NAV {
+            assert_eq!(Route::from_hash(route.href()), route);
+        }
+    }
+
+    #[test]
+    fn tolerant_spellings_of_the_same_page() {
+        for hash in ["", "#", "#/", "#?x=1"] {
+            assert_eq!(Route::from_hash(hash), Route::Home, "{hash:?}");
+        }
+        assert_eq!(Route::from_hash("#/soccer/"), Route::Soccer);
+        assert_eq!(Route::from_hash("#/circuits?sample=ring"), Route::Circuits);
+        assert_eq!(Route::from_hash("/board"), Route::Board);
+    }
+
+    #[test]
+    fn unknown_pages_are_not_found() {
+        for hash in ["#/socc", "#/soccer/extra", "#soccer", "#/SOCCER"] {
+            assert_eq!(Route::from_hash(hash), Route::NotFound, "{hash:?}");
+        }
+    }
+}
