@@ -5,6 +5,8 @@
 use std::time::{Duration, Instant};
 
 use engine::racetrack::Circuit;
+use engine::racetrack::pilot::bounds::LowerBound;
+use engine::racetrack::pilot::model::Track;
 use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal};
 use engine::racetrack::samples::SAMPLES;
 
@@ -43,11 +45,12 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     println!(
-        "{:<11} {:>5} {:>7} {:>10} {:>10} {:>11} {:>10} {:>8}  {}",
+        "{:<11} {:>5} {:>7} {:>10} {:>9} {:>10} {:>11} {:>10} {:>8}  {}",
         "circuit",
         "moves",
         "time",
         "optimal",
+        "(bounds)",
         "expanded",
         "plain BFS",
         "expanded",
@@ -59,6 +62,16 @@ fn main() {
     for sample in SAMPLES.iter().filter(|s| s.conforming) {
         let circuit = Circuit::parse(sample.text.as_bytes()).expect("conforming samples parse");
         let (t_opt, lap, s_opt) = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
+        let track = Track::new(&circuit).expect("conforming samples have a finish line");
+        let setup = median(
+            (0..OPTIMAL_RUNS)
+                .map(|_| {
+                    let start = Instant::now();
+                    std::hint::black_box(LowerBound::new(&track));
+                    start.elapsed()
+                })
+                .collect(),
+        );
         let (t_bfs, reference, s_bfs) = measure(BFS_RUNS, bfs::plain_bfs_with_stats, &circuit);
         let lap = lap.expect("a conforming sample has a lap");
         let reference = reference.expect("the plain search finds it too");
@@ -77,11 +90,12 @@ fn main() {
             "MISSED"
         };
         println!(
-            "{:<11} {:>5} {:>7.2} {:>8.2}ms {:>10} {:>9.1}ms {:>10} {:>7.1}x  {}",
+            "{:<11} {:>5} {:>7.2} {:>8.2}ms {:>7.2}ms {:>10} {:>9.1}ms {:>10} {:>7.1}x  {}",
             sample.name,
             lap.moves(),
             lap.time().seconds(),
             ms(t_opt),
+            ms(setup),
             s_opt.expanded,
             ms(t_bfs),
             s_bfs.expanded,

@@ -20,7 +20,7 @@
 use std::collections::VecDeque;
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::{self, Pos};
+use crate::racetrack::physics::{self, FinishLine, Pos};
 
 use super::model::{State, Track};
 
@@ -75,12 +75,126 @@ fn index_of(p: Pos) -> usize {
 /// Shortest chain-walk lengths to the end of the lap, per cell and count layer
 /// (layer `k` holds count `−k`).
 pub struct Field {
+    /// `layer * CELLS + cell`, [`UNREACHABLE`] where no walk finishes.
+    dist: Vec<u16>,
+    graph: WalkGraph,
+}
+
+/// The chain-walk model as a graph: nodes `layer * CELLS + cell`, edges the legal unit moves,
+/// each moving between count layers by its counted crossing.
+pub(crate) struct WalkGraph {
+    units: UnitMoves,
+    line: FinishLine,
     layers: usize,
     /// Whether the deepest layer stands for every count at or below it (a relaxation: a lower
     /// bound for all of them) rather than exactly its own count.
     clamped: bool,
-    /// `layer * CELLS + cell`, [`UNREACHABLE`] where no walk finishes.
-    dist: Vec<u16>,
+}
+
+impl WalkGraph {
+    fn new(track: &Track, layers: usize, clamped: bool) -> WalkGraph {
+        WalkGraph {
+            units: UnitMoves::new(track),
+            line: track.line(),
+            layers,
+            clamped,
+        }
+    }
+
+    /// Number of nodes.
+    pub(crate) fn nodes(&self) -> usize {
+        self.layers * CELLS
+    }
+
+    /// The node of `pos` at `count`, if the graph has one.
+    pub(crate) fn node(&self, pos: Pos, count: i32) -> Option<usize> {
+        if !Circuit::contains(pos.x, pos.y) || count > 0 {
+            return None;
+        }
+        let mut layer = count.unsigned_abs() as usize;
+        if layer >= self.layers {
+            if !self.clamped {
+                return None;
+            }
+            layer = self.layers - 1;
+        }
+        Some(layer * CELLS + index_of(pos))
+    }
+
+    /// The cell of a node.
+    pub(crate) fn pos(node: usize) -> Pos {
+        pos_of(node % CELLS)
+    }
+
+    /// Calls `visit(node, landing)` for every unit move that ends the lap: from count 0, left
+    /// to right over the line.
+    pub(crate) fn for_each_finishing_step(&self, mut visit: impl FnMut(usize, Pos)) {
+        for (i, &bits) in self.units.legal.iter().enumerate() {
+            let a = pos_of(i);
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                let b = Pos::new(a.x + dx, a.y + dy);
+                if bits >> d & 1 == 1 && physics::crossing(&self.line, a, b) == 1 {
+                    visit(i, b);
+                }
+            }
+        }
+    }
+
+    /// Calls `visit` with every node that has a unit move to `node`.
+    pub(crate) fn for_each_predecessor(&self, node: usize, mut visit: impl FnMut(usize)) {
+        let (layer, b) = (node / CELLS, pos_of(node % CELLS));
+        let deepest = self.layers - 1;
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            let a = Pos::new(b.x - dx, b.y - dy);
+            if !Circuit::contains(a.x, a.y) || self.units.legal[index_of(a)] >> d & 1 == 0 {
+                continue;
+            }
+            let cross = physics::crossing(&self.line, a, b);
+            // From layer `la` (count −la) the step lands on count −la + cross = −layer.
+            let exact = layer as i64 + i64::from(cross);
+            if (0..self.layers as i64).contains(&exact) {
+                visit(exact as usize * CELLS + index_of(a));
+            }
+            // The clamped deepest layer stands for all lower counts: any step from it may
+            // land on it again.
+            if self.clamped && layer == deepest && exact != deepest as i64 {
+                visit(deepest * CELLS + index_of(a));
+            }
+        }
+    }
+
+    /// For every node, the least possible largest `key` over the cells of a walk from it to the
+    /// end of the lap (both ends included; the end is the cell the finishing step lands on), or
+    /// `u8::MAX` where no walk finishes. With `key = x`, a walk from a node whose value is `k`
+    /// must reach a column `≥ k`: a waypoint every lap from there has to pass.
+    pub(crate) fn bottleneck(&self, key: impl Fn(Pos) -> u8) -> Vec<u8> {
+        let mut best = vec![u8::MAX; self.nodes()];
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 256];
+        self.for_each_finishing_step(|node, landing| {
+            let k = key(pos_of(node % CELLS)).max(key(landing));
+            if k < best[node] {
+                best[node] = k;
+                buckets[k as usize].push(node);
+            }
+        });
+        let mut done = vec![false; self.nodes()];
+        for k in 0..256 {
+            while let Some(node) = buckets[k].pop() {
+                if done[node] {
+                    continue;
+                }
+                done[node] = true;
+                self.for_each_predecessor(node, |j| {
+                    let cand = key(pos_of(j % CELLS)).max(k as u8);
+                    if cand < best[j] {
+                        best[j] = cand;
+                        buckets[cand as usize].push(j);
+                    }
+                });
+            }
+        }
+        best
+    }
 }
 
 impl Field {
@@ -98,70 +212,41 @@ impl Field {
     }
 
     fn build(track: &Track, layers: usize, clamped: bool) -> Field {
-        let units = UnitMoves::new(track);
-        let line = track.line();
+        let graph = WalkGraph::new(track, layers, clamped);
         let mut dist = vec![UNREACHABLE; layers * CELLS];
         let mut queue = VecDeque::new();
-        // Sources: a unit move from count 0 that crosses left to right ends the lap.
-        for (i, &bits) in units.legal.iter().enumerate() {
-            let a = pos_of(i);
-            let finishes = DIRS.iter().enumerate().any(|(d, &(dx, dy))| {
-                bits >> d & 1 == 1 && physics::crossing(&line, a, Pos::new(a.x + dx, a.y + dy)) == 1
-            });
-            if finishes {
-                dist[i] = 1;
-                queue.push_back(i);
+        graph.for_each_finishing_step(|node, _| {
+            if dist[node] == UNREACHABLE {
+                dist[node] = 1;
+                queue.push_back(node);
             }
-        }
-        let deepest = layers - 1;
+        });
         while let Some(node) = queue.pop_front() {
-            let (layer, cell) = (node / CELLS, node % CELLS);
             let next = dist[node] + 1;
-            let b = pos_of(cell);
-            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-                let a = Pos::new(b.x - dx, b.y - dy);
-                if !Circuit::contains(a.x, a.y) || units.legal[index_of(a)] >> d & 1 == 0 {
-                    continue;
+            graph.for_each_predecessor(node, |j| {
+                if dist[j] == UNREACHABLE {
+                    dist[j] = next;
+                    queue.push_back(j);
                 }
-                let cross = physics::crossing(&line, a, b);
-                // From layer `la` (count −la) the step lands on count −la + cross = −layer.
-                let exact = layer as i64 + i64::from(cross);
-                let mut visit = |la: usize| {
-                    let j = la * CELLS + index_of(a);
-                    if dist[j] == UNREACHABLE {
-                        dist[j] = next;
-                        queue.push_back(j);
-                    }
-                };
-                if (0..layers as i64).contains(&exact) {
-                    visit(exact as usize);
-                }
-                if clamped && layer == deepest && exact != deepest as i64 {
-                    visit(deepest);
-                }
-            }
+            });
         }
-        Field {
-            layers,
-            clamped,
-            dist,
-        }
+        Field { dist, graph }
+    }
+
+    /// The walk graph the field was computed on.
+    pub(crate) fn graph(&self) -> &WalkGraph {
+        &self.graph
     }
 
     /// The shortest walk (in unit moves) from `pos` with running count `count` to the end of
     /// the lap, or `None` when none exists (or `count` is outside an unclamped field).
     pub fn distance(&self, pos: Pos, count: i32) -> Option<u32> {
-        if !Circuit::contains(pos.x, pos.y) || count > 0 {
-            return None;
-        }
-        let mut layer = count.unsigned_abs() as usize;
-        if layer >= self.layers {
-            if !self.clamped {
-                return None;
-            }
-            layer = self.layers - 1;
-        }
-        let d = self.dist[layer * CELLS + index_of(pos)];
+        self.distance_at(self.graph.node(pos, count)?)
+    }
+
+    /// [`Field::distance`] of a node of [`Field::graph`].
+    pub(crate) fn distance_at(&self, node: usize) -> Option<u32> {
+        let d = self.dist[node];
         (d != UNREACHABLE).then_some(u32::from(d))
     }
 

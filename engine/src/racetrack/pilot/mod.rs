@@ -12,6 +12,7 @@
 //! functions ([`physics::on_track`], [`physics::crossing`]): no rule is written twice.
 
 pub mod bfs;
+pub mod bounds;
 pub mod demo;
 pub mod field;
 pub mod model;

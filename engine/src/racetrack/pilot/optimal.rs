@@ -15,7 +15,7 @@
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::Pos;
 
-use super::field::Field;
+use super::bounds::LowerBound;
 use super::model::{State, Step, Track};
 use super::statemap::StateMap;
 use super::{Fraction, Lap, LapTime, PilotError, SearchStats, Trail};
@@ -42,8 +42,8 @@ struct Node {
 }
 
 fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
-    let field = Field::lower_bounds(track);
-    let h0 = field.moves_bound(State::START).ok_or(PilotError::NoLap)?;
+    let bound = LowerBound::new(track);
+    let h0 = bound.moves(State::START).ok_or(PilotError::NoLap)?;
     let mut trail = Trail::default();
     let mut nodes: Vec<Node> = Vec::new();
     let mut seen = StateMap::with_capacity(1 << 14);
@@ -86,9 +86,6 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
                     }
                 }
                 Some(Step::Move(next)) => {
-                    let Some(h) = field.moves_bound(next) else {
-                        return;
-                    };
                     let key = next.key();
                     let known = seen.get(key);
                     if let Some(j) = known {
@@ -97,6 +94,9 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
                             return;
                         }
                     }
+                    let Some(h) = bound.moves(next) else {
+                        return;
+                    };
                     if !track.passes(state.pos, to) {
                         return;
                     }
