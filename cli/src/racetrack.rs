@@ -308,7 +308,11 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
         };
         println!("{out}");
     } else {
-        let animated = !opts.text && std::io::stdout().is_terminal();
+        let mut animated = !opts.text && std::io::stdout().is_terminal();
+        if animated && !animate::fits() {
+            eprintln!("note: the terminal is smaller than 150 × 51, showing the verdict only");
+            animated = false;
+        }
         if let (true, Some(circuit), Ok(f)) = (animated, &circuit, &parsed) {
             animate::play(circuit, &f.positions, &verdict, opts.delay)?;
         }

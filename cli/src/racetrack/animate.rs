@@ -61,6 +61,34 @@ fn pause(delay: u32, stdin_open: &mut bool) {
     }
 }
 
+/// The terminal's size in characters (columns, rows), when stdout is one and says so.
+#[cfg(unix)]
+fn terminal_size() -> Option<(u16, u16)> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ only writes a `winsize` through the pointer, which is valid and
+    // exclusively borrowed for the call; a failure leaves it untouched and returns −1.
+    let rc = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    (rc == 0 && size.ws_col > 0).then_some((size.ws_col, size.ws_row))
+}
+
+#[cfg(not(unix))]
+fn terminal_size() -> Option<(u16, u16)> {
+    None
+}
+
+/// Whether the picture (150 × 50 characters, plus a line for the cursor) fits the terminal.
+/// An unknown size is taken to fit.
+pub fn fits() -> bool {
+    terminal_size().is_none_or(|(cols, rows)| {
+        i32::from(cols) >= Circuit::WIDTH && i32::from(rows) > Circuit::HEIGHT / 2
+    })
+}
+
 /// Plays the lap up to its verdict: every position of a valid lap; up to the fault otherwise,
 /// the offending move's target drawn in red.
 pub fn play(circuit: &Circuit, positions: &[Pos], verdict: &Verdict, delay: u32) -> io::Result<()> {
