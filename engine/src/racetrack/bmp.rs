@@ -184,6 +184,73 @@ mod tests {
         b
     }
 
+    /// A palettized (1, 4 or 8 bits) or 32-bit bottom-up BMP built by hand; `index` picks the
+    /// palette entry (or, for 32 bits, the `palette` colour) of each pixel.
+    fn bmp_bits(bits: u16, palette: &[[u8; 3]], index: impl Fn(i32, i32) -> usize) -> Vec<u8> {
+        let (w, h) = (150usize, 100usize);
+        let row = (w * bits as usize).div_ceil(32) * 4;
+        let table = if bits == 32 { 0 } else { palette.len() * 4 };
+        let offset = 54 + table;
+        let mut b = Vec::new();
+        b.extend_from_slice(b"BM");
+        b.extend_from_slice(&((offset + row * h) as u32).to_le_bytes());
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&(offset as u32).to_le_bytes());
+        b.extend_from_slice(&40u32.to_le_bytes());
+        b.extend_from_slice(&(w as i32).to_le_bytes());
+        b.extend_from_slice(&(h as i32).to_le_bytes());
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&bits.to_le_bytes());
+        b.extend_from_slice(&[0; 16]); // compression, image size, resolution
+        let used = if bits == 32 { 0 } else { palette.len() as u32 };
+        b.extend_from_slice(&used.to_le_bytes());
+        b.extend_from_slice(&[0; 4]);
+        if bits != 32 {
+            for [r, g, bl] in palette {
+                b.extend_from_slice(&[*bl, *g, *r, 0]);
+            }
+        }
+        for y in (0..h as i32).rev() {
+            let mut bytes = vec![0u8; row];
+            for x in 0..w as i32 {
+                let i = index(x, y);
+                let xu = x as usize;
+                match bits {
+                    32 => {
+                        let [r, g, bl] = palette[i];
+                        bytes[xu * 4..xu * 4 + 4].copy_from_slice(&[bl, g, r, 255]);
+                    }
+                    8 => bytes[xu] = i as u8,
+                    4 => bytes[xu / 2] |= (i as u8) << if xu % 2 == 0 { 4 } else { 0 },
+                    1 => bytes[xu / 8] |= (i as u8) << (7 - xu % 8),
+                    _ => unreachable!(),
+                }
+            }
+            b.extend_from_slice(&bytes);
+        }
+        b
+    }
+
+    #[test]
+    fn reads_1_4_8_and_32_bit_images() {
+        // Two colours: off-palette greys that snap to track and to black.
+        let two = [[20, 20, 20], [130, 125, 131]];
+        let stripes = |x: i32, y: i32| usize::from((x / 10 + y / 10) % 2 == 0);
+        for bits in [1u16, 4, 8, 32] {
+            let c =
+                read(&bmp_bits(bits, &two, stripes)).unwrap_or_else(|e| panic!("{bits}-bit: {e}"));
+            for (x, y) in [(0, 0), (15, 3), (149, 99), (40, 4)] {
+                let expected = if stripes(x, y) == 1 { b' ' } else { b'A' };
+                assert_eq!(c.cell(x, y), expected, "{bits}-bit ({x},{y})");
+            }
+        }
+        // All 16 palette colours through an 8-bit image.
+        let c = read(&bmp_bits(8, &PALETTE, |x, _| x as usize % 16)).unwrap();
+        for x in 0..16 {
+            assert_eq!(c.cell(x, 50), colour::PALETTE_CHARS[x as usize]);
+        }
+    }
+
     #[test]
     fn reads_24_bit_images_to_the_nearest_colour() {
         let paint = |x: i32, y: i32| {
