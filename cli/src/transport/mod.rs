@@ -5,14 +5,15 @@
 //! let go. The [`Hub`] then runs one reader thread and one writer thread per connection and
 //! funnels everything into one queue, so the referee's loop never blocks on a wire: it waits for
 //! the next [`Incoming`] chunk or for its own deadline, whichever comes first. A new kind of
-//! player only has to produce a `Connection` (see [`in_process`] for players that live in this
-//! process and speak through pipes).
+//! player only has to produce a `Connection`: see [`in_process`] for players that live in this
+//! process and speak through pipes, and [`in_process_polled`] for those that must keep running
+//! between bytes, like a simulated board.
 
 pub mod exec;
 pub mod serial;
 
 use std::io::{self, Read, Write};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -48,6 +49,86 @@ pub fn in_process(
         writer: Box::new(to_player),
         closer: None,
     })
+}
+
+/// Like [`in_process`], for a player that must keep working while no byte arrives (a simulated
+/// board runs its clock all the time): `serve` gets an [`Inbox`] it can poll without blocking.
+#[allow(
+    dead_code,
+    reason = "the hook for in-process simulated boards (`sim:` players)"
+)]
+pub fn in_process_polled(
+    name: String,
+    serve: impl FnOnce(Inbox, io::PipeWriter) + Send + 'static,
+) -> io::Result<Connection> {
+    in_process(name.clone(), move |mut input, output| {
+        let (tx, rx) = mpsc::channel();
+        let pump = thread::Builder::new()
+            .name(format!("{name} inbox"))
+            .spawn(move || {
+                let mut buf = vec![0u8; 4096];
+                while let Ok(n) = input.read(&mut buf) {
+                    if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            });
+        if pump.is_ok() {
+            serve(Inbox { rx }, output);
+        }
+    })
+}
+
+/// Bytes from the referee to an in-process player, without blocking.
+#[allow(
+    dead_code,
+    reason = "the hook for in-process simulated boards (`sim:` players)"
+)]
+pub struct Inbox {
+    rx: Receiver<Vec<u8>>,
+}
+
+/// What [`Inbox::poll`] found.
+#[derive(Debug, PartialEq, Eq)]
+#[allow(
+    dead_code,
+    reason = "the hook for in-process simulated boards (`sim:` players)"
+)]
+pub enum Mail {
+    Bytes(Vec<u8>),
+    /// Nothing yet.
+    Empty,
+    /// The referee closed the wire: the player should stop.
+    Closed,
+}
+
+#[allow(
+    dead_code,
+    reason = "the hook for in-process simulated boards (`sim:` players)"
+)]
+impl Inbox {
+    /// The bytes that arrived since the last call, if any (or, with `wait`, within `wait`).
+    pub fn poll(&self, wait: Duration) -> Mail {
+        let first = if wait.is_zero() {
+            self.rx
+                .try_recv()
+                .map_err(|e| matches!(e, mpsc::TryRecvError::Empty))
+        } else {
+            self.rx
+                .recv_timeout(wait)
+                .map_err(|e| matches!(e, RecvTimeoutError::Timeout))
+        };
+        match first {
+            Ok(mut bytes) => {
+                while let Ok(more) = self.rx.try_recv() {
+                    bytes.extend(more);
+                }
+                Mail::Bytes(bytes)
+            }
+            Err(true) => Mail::Empty,
+            Err(false) => Mail::Closed,
+        }
+    }
 }
 
 /// What a wire delivered.
@@ -235,5 +316,57 @@ fn write_all_patiently(writer: &mut dyn Write, mut bytes: &[u8]) -> io::Result<(
             Err(e) if is_transient(&e) => {}
             Err(e) => return Err(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An in-process echo player, both flavours, through the hub like the referee uses it.
+    #[test]
+    fn in_process_players_talk_through_the_hub_and_see_the_wire_close() {
+        let mut hub = Hub::new();
+        let echo = in_process("echo".into(), |mut input, mut output| {
+            let mut buf = [0u8; 64];
+            while let Ok(n @ 1..) = input.read(&mut buf) {
+                let _ = output.write_all(&buf[..n]);
+            }
+        })
+        .unwrap();
+        let (saw_close_tx, saw_close) = mpsc::channel();
+        let polled = in_process_polled("polled".into(), move |inbox, mut output| {
+            loop {
+                match inbox.poll(Duration::from_millis(5)) {
+                    Mail::Bytes(b) => {
+                        let _ = output.write_all(&b.to_ascii_uppercase());
+                    }
+                    Mail::Empty => {}
+                    Mail::Closed => {
+                        let _ = saw_close_tx.send(());
+                        return;
+                    }
+                }
+            }
+        })
+        .unwrap();
+        assert_eq!(hub.attach(echo).unwrap(), 0);
+        assert_eq!(hub.attach(polled).unwrap(), 1);
+        assert_eq!(hub.name(1), "polled");
+        hub.send(0, b"{4}\n".to_vec());
+        hub.send(1, b"cr\n".to_vec());
+        let mut got = [Vec::new(), Vec::new()];
+        let until = Instant::now() + Duration::from_secs(10);
+        while got[0].len() < 4 || got[1].len() < 3 {
+            let d = hub.receive(Some(until)).expect("an answer in time");
+            if let Incoming::Data(bytes) = d.incoming {
+                got[d.id].extend(bytes);
+            }
+        }
+        assert_eq!(got, [b"{4}\n".to_vec(), b"CR\n".to_vec()]);
+        hub.shutdown(Duration::from_secs(1));
+        saw_close
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the polled player sees the wire close");
     }
 }
