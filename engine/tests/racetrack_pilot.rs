@@ -1,0 +1,210 @@
+//! The pilots against the judge, against each other and against the plain search.
+
+use engine::racetrack::Circuit;
+use engine::racetrack::judge::{self, Verdict};
+use engine::racetrack::physics::{self, Pos};
+use engine::racetrack::pilot::bounds::LowerBound;
+use engine::racetrack::pilot::field::Field;
+use engine::racetrack::pilot::model::{State, Track};
+use engine::racetrack::pilot::{Lap, Pilot, PilotError, bfs, demo, optimal};
+use engine::racetrack::samples::SAMPLES;
+
+fn conforming() -> impl Iterator<Item = (&'static str, Circuit)> {
+    SAMPLES.iter().filter(|s| s.conforming).map(|s| {
+        (
+            s.name,
+            Circuit::parse(s.text.as_bytes()).expect("samples parse"),
+        )
+    })
+}
+
+fn judged(circuit: &Circuit, lap: &Lap, name: &str) -> judge::Lap {
+    match judge::judge_positions(circuit, lap.positions()) {
+        Verdict::Valid(v) => v,
+        Verdict::Invalid(fault) => panic!("{name}: the judge refuses the lap: {fault}"),
+    }
+}
+
+/// The search states along a lap (all but the finishing move's end).
+fn states_along(circuit: &Circuit, lap: &Lap) -> Vec<State> {
+    let line = physics::finish_line(circuit).unwrap();
+    let p = lap.positions();
+    let mut states = vec![State::START];
+    let mut count = 0;
+    for k in 1..p.len() - 1 {
+        count += physics::crossing(&line, p[k - 1], p[k]);
+        states.push(State {
+            pos: p[k],
+            vel: Pos::new(p[k].x - p[k - 1].x, p[k].y - p[k - 1].y),
+            count: count as i8,
+            before_first_move: false,
+        });
+    }
+    states
+}
+
+#[test]
+fn the_optimal_lap_is_valid_and_as_fast_as_the_plain_search_finds() {
+    for (name, circuit) in conforming() {
+        let lap = optimal::solve(&circuit).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let verdict = judged(&circuit, &lap, name);
+        assert_eq!(verdict.moves, lap.moves(), "{name}");
+        assert_eq!(verdict.time, lap.time().seconds(), "{name}");
+        let reference = bfs::plain_bfs(&circuit).unwrap();
+        judged(&circuit, &reference, name);
+        // Same moves and the same exact fraction: no lap is faster.
+        assert_eq!(lap.time(), reference.time(), "{name}");
+    }
+}
+
+#[test]
+fn the_bounds_never_overestimate_along_the_optimal_lap() {
+    for (name, circuit) in conforming() {
+        let track = Track::new(&circuit).unwrap();
+        let bound = LowerBound::new(&track);
+        let field = Field::lower_bounds(&track);
+        let lap = optimal::solve(&circuit).unwrap();
+        let states = states_along(&circuit, &lap);
+        let n = lap.moves() as u32;
+        // Cells still to drive: the sum of the remaining moves' Chebyshev lengths.
+        let p = lap.positions();
+        for (k, state) in states.iter().enumerate() {
+            let left = n - k as u32;
+            let h = bound
+                .moves(*state)
+                .unwrap_or_else(|| panic!("{name}: move {k} pruned"));
+            assert!(
+                h >= 1 && h <= left,
+                "{name}: move {k}: bound {h} > {left} moves left"
+            );
+            let cells: u32 = p[k..]
+                .windows(2)
+                .map(|w| {
+                    (w[1].x - w[0].x)
+                        .unsigned_abs()
+                        .max((w[1].y - w[0].y).unsigned_abs())
+                })
+                .sum();
+            let walk = field.distance(state.pos, i32::from(state.count)).unwrap();
+            assert!(
+                walk <= cells,
+                "{name}: move {k}: walk {walk} > {cells} cells"
+            );
+        }
+        // The last state before the finish is one move away, and the bound knows it.
+        assert_eq!(bound.moves(*states.last().unwrap()), Some(1), "{name}");
+    }
+}
+
+#[test]
+fn the_demo_pilot_finishes_slowly_everywhere() {
+    for (name, circuit) in conforming() {
+        let lap = demo::drive(&circuit).unwrap_or_else(|e| panic!("{name}: {e}"));
+        judged(&circuit, &lap, name);
+        let best = optimal::solve(&circuit).unwrap();
+        assert!(lap.time() > best.time(), "{name}");
+        assert!(
+            lap.moves() >= 2 * best.moves(),
+            "{name}: the demo is not clearly slower"
+        );
+        let fastest = lap
+            .positions()
+            .windows(2)
+            .map(|w| (w[1].x - w[0].x).abs().max((w[1].y - w[0].y).abs()))
+            .max();
+        assert_eq!(fastest, Some(1), "{name}");
+    }
+}
+
+#[test]
+fn no_lap_and_no_start_are_reported() {
+    // Only the start zone is track: there is no loop to drive.
+    let blank = Circuit::blank();
+    for pilot in Pilot::ALL {
+        assert_eq!(pilot.fly(&blank), Err(PilotError::NoLap), "{pilot}");
+    }
+    assert_eq!(bfs::plain_bfs(&blank), Err(PilotError::NoLap));
+    let decor = Circuit::filled(b'A').unwrap();
+    assert_eq!(optimal::solve(&decor), Err(PilotError::NoFinishLine));
+    assert_eq!(bfs::plain_bfs(&decor), Err(PilotError::NoFinishLine));
+    assert_eq!(demo::drive(&decor), Err(PilotError::NoFinishLine));
+}
+
+#[test]
+fn a_wall_across_the_loop_leaves_no_lap() {
+    let (_, mut circuit) = conforming().next().unwrap();
+    // Close the ring's track with decor on column 100 (the right-hand straight).
+    for y in 0..Circuit::HEIGHT {
+        circuit.set(100, y, b'A').unwrap();
+    }
+    for pilot in Pilot::ALL {
+        assert_eq!(pilot.fly(&circuit), Err(PilotError::NoLap), "{pilot}");
+    }
+}
+
+#[test]
+fn result_files_are_accepted_by_the_judge() {
+    let (name, circuit) = conforming().next().unwrap();
+    let lap = optimal::solve(&circuit).unwrap();
+    let text = lap.to_f1("optimal", &format!("{name}.cir"));
+    let verdict = judge::judge_bytes(&circuit, text.as_bytes());
+    assert!(verdict.is_valid(), "{verdict:?}");
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod random_circuits {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A small circuit: the start zone plus random track rectangles near it, so that a lap
+    /// sometimes exists and the plain search stays quick.
+    fn circuit(rects: &[(i32, i32, i32, i32)]) -> Circuit {
+        let mut c = Circuit::blank();
+        for &(x, y, w, h) in rects {
+            for yy in y..(y + h).min(16) {
+                for xx in x..(x + w).min(66) {
+                    c.set(xx, yy, b' ').unwrap();
+                }
+            }
+        }
+        c
+    }
+
+    const RING: [(i32, i32, i32, i32); 4] = [
+        (20, 1, 45, 2),
+        (20, 1, 4, 15),
+        (61, 1, 4, 15),
+        (20, 12, 45, 3),
+    ];
+
+    #[test]
+    fn the_random_circuits_ring_has_a_lap() {
+        let lap = optimal::solve(&circuit(&RING)).unwrap();
+        assert_eq!(
+            Ok(lap.time()),
+            bfs::plain_bfs(&circuit(&RING)).map(|l| l.time())
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn optimal_agrees_with_the_plain_search(
+            rects in proptest::collection::vec((14..64i32, 1..15i32, 1..12i32, 1..10i32), 0..6),
+            // A ring around an infield, sometimes, to make laps exist.
+            ring in any::<bool>(),
+        ) {
+            let mut rects = rects;
+            if ring {
+                rects.extend(RING);
+            }
+            let c = circuit(&rects);
+            let fast = optimal::solve(&c);
+            let slow = bfs::plain_bfs(&c);
+            prop_assert_eq!(fast.as_ref().map(Lap::time), slow.as_ref().map(Lap::time));
+            if let Ok(lap) = fast {
+                prop_assert!(judge::judge_positions(&c, lap.positions()).is_valid());
+            }
+        }
+    }
+}
