@@ -1,0 +1,134 @@
+//! Paper Soccer speed: raw steps, turn enumeration and the engine's search, on mid-game 8x10
+//! positions and on the degenerate and huge fields. Prints a table; the ratios compare each
+//! figure with the raw step/undo rate measured in the same run.
+//!
+//! `cargo bench -p engine --bench soccer`
+
+use std::time::Instant;
+
+use engine::rng::SplitMix64;
+use engine::soccer::Side;
+use engine::soccer::field::Field;
+use engine::soccer::game::{Game, StepEffect};
+use engine::soccer::search::Engine;
+use engine::soccer::turns::count_turns;
+
+/// Mid-game positions: games between two level-1 engines, stopped after a few turns.
+fn positions() -> Vec<Game> {
+    let field = Field::new(8, 10).unwrap();
+    let mut out = Vec::new();
+    for seed in 0..24u64 {
+        let mut game = Game::new(field, if seed % 2 == 0 { Side::Red } else { Side::Blue });
+        let mut engines = [Engine::new(1, seed), Engine::new(1, seed + 100)];
+        for t in 0..(4 + seed % 12) {
+            let turn = engines[(t % 2) as usize].choose_turn(&game);
+            let mut next = game.clone();
+            if next.play_turn(&turn).is_some() {
+                break;
+            }
+            game = next;
+        }
+        out.push(game);
+    }
+    out
+}
+
+/// Steps and undoes random legal steps (walks of up to 12 steps), returning steps per second.
+fn raw_steps(games: &[Game]) -> f64 {
+    let mut rng = SplitMix64::new(1);
+    let mut steps = 0u64;
+    let start = Instant::now();
+    for _ in 0..4000 {
+        for g in games {
+            let mut g = g.clone();
+            let mut made = 0;
+            for _ in 0..12 {
+                let mask = g.legal_step_mask();
+                if mask == 0 {
+                    break;
+                }
+                let legal = g.legal_steps();
+                let dir = legal[rng.below(legal.len() as u64) as usize];
+                let effect = g.step(dir).unwrap();
+                made += 1;
+                if !matches!(effect, StepEffect::Bounce) {
+                    break;
+                }
+            }
+            for _ in 0..made {
+                g.undo_step();
+            }
+            steps += made;
+        }
+    }
+    steps as f64 / start.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let games = positions();
+    let base = raw_steps(&games);
+    println!("Paper Soccer on {} mid-game 8x10 positions", games.len());
+    println!("{:<34} {:>14} {:>10}", "measure", "per second", "vs steps");
+    println!(
+        "{:<34} {:>14.0} {:>10.2}",
+        "raw step+undo (baseline)", base, 1.0
+    );
+
+    let start = Instant::now();
+    let mut turns = 0u64;
+    for _ in 0..20 {
+        for g in &games {
+            turns += count_turns(g, u64::MAX);
+        }
+    }
+    let rate = turns as f64 / start.elapsed().as_secs_f64();
+    println!(
+        "{:<34} {:>14.0} {:>10.2}",
+        "legal turns enumerated",
+        rate,
+        rate / base
+    );
+
+    for level in 1..=4u8 {
+        let start = Instant::now();
+        let mut nodes = 0u64;
+        let mut depth = 0u64;
+        let mut n = 0u64;
+        for g in &games {
+            if let Some(a) = Engine::new(level, 7).analyse(g) {
+                nodes += a.nodes;
+                depth += u64::from(a.depth);
+                n += 1;
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let rate = nodes as f64 / secs;
+        println!(
+            "{:<34} {:>14.0} {:>10.2}   ({:.1} ms/turn, mean depth {:.1})",
+            format!("search nodes, level {level}"),
+            rate,
+            rate / base,
+            1000.0 * secs / n as f64,
+            depth as f64 / n as f64
+        );
+    }
+
+    println!();
+    println!(
+        "{:<14} {:>12} {:>12}",
+        "kick-off", "level 3 ms", "turns ≤1e6"
+    );
+    for (w, l) in [(2, 2), (8, 10), (254, 2), (2, 254), (254, 254)] {
+        let g = Game::new(Field::new(w, l).unwrap(), Side::Red);
+        let start = Instant::now();
+        let turn = Engine::new(3, 1).choose_turn(&g);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        assert!(!turn.is_empty());
+        println!(
+            "{:<14} {:>12.1} {:>12}",
+            format!("{w}x{l}"),
+            ms,
+            count_turns(&g, 1_000_000)
+        );
+    }
+}
