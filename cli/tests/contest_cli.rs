@@ -1,0 +1,302 @@
+//! `quadrille contest` end to end, with tiny script pilots (spec §7, §8).
+
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use engine::racetrack::samples;
+use serde_json::Value;
+
+fn quadrille(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quadrille"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run quadrille")
+}
+
+fn write_sample(dir: &Path, sample: &str, as_name: &str) {
+    fs::write(dir.join(as_name), samples::by_name(sample).unwrap().text).unwrap();
+}
+
+fn script(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn run_json(dir: &Path) -> Value {
+    let out = quadrille(dir, &["contest", "plan.toml", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn standing<'a>(pool: &'a Value, name: &str) -> &'a Value {
+    pool["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not in {pool}"))
+}
+
+#[test]
+fn a_single_pool_contest_with_script_pilots_under_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (sample, name) in [
+        ("ring", "ring.cir"),
+        ("narrow", "narrow.cir"),
+        ("traps", "traps.cir"),
+        ("needle", "needle.cir"),
+        ("street", "street.cir"),
+        ("ring", "ring2.cir"),
+    ] {
+        write_sample(d, sample, name);
+    }
+    let bin = env!("CARGO_BIN_EXE_quadrille");
+    // Computes its lap with the optimal pilot and writes `copycat.F1`, as a pilot must.
+    script(
+        d,
+        "copycat.sh",
+        &format!("exec {bin} pilot \"$1\" --name copycat -o copycat.F1"),
+    );
+    // Never finishes in time.
+    script(d, "sleepy.sh", "sleep 30");
+    // Writes garbage.
+    script(
+        d,
+        "junk.sh",
+        "printf 'junk\\n%s\\n40,4\\n12;34\\n' \"$1\" > junk.F1",
+    );
+    // Eats memory (tail keeps the whole unterminated line).
+    script(
+        d,
+        "hog.sh",
+        "head -c 400000000 /dev/zero | tail -c 400000000 > /dev/null",
+    );
+    fs::write(
+        d.join("plan.toml"),
+        r#"
+time_limit_secs = 2
+memory_limit_mb = 64
+
+[[entrant]]
+name = "Opt"
+circuit = "ring.cir"
+estimate = 60.0
+builtin = "optimal"
+
+[[entrant]]
+name = "Copycat"
+circuit = "narrow.cir"
+estimate = 1000.0
+command = ["./copycat.sh"]
+
+[[entrant]]
+name = "Demo"
+circuit = "traps.cir"
+builtin = "demo"
+
+[[entrant]]
+name = "Sleepy"
+circuit = "needle.cir"
+command = "./sleepy.sh"
+
+[[entrant]]
+name = "Junk"
+circuit = "street.cir"
+command = ["./junk.sh"]
+
+[[entrant]]
+name = "Hog"
+circuit = "ring2.cir"
+command = ["./hog.sh"]
+"#,
+    )
+    .unwrap();
+    let started = Instant::now();
+    let c = run_json(d);
+    // Six pilots on six circuits; the slow ones are killed at 2 s each (and the hog earlier).
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let rounds = c["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 1, "8 or fewer entrants: one pool, the final");
+    assert_eq!(rounds[0]["final"], true);
+    let pool = &rounds[0]["pools"][0];
+    assert_eq!(pool["circuits"].as_array().unwrap().len(), 6);
+    // Opt and Copycat drive the same optimal laps: tied first everywhere (10 points each),
+    // Demo is third everywhere (4 points: the second place is skipped).
+    let opt = standing(pool, "Opt");
+    let copy = standing(pool, "Copycat");
+    let demo = standing(pool, "Demo");
+    assert_eq!(
+        opt["circuit_points"],
+        serde_json::json!([10, 10, 10, 10, 10, 10])
+    );
+    assert_eq!(copy["points"], 60);
+    assert_eq!(
+        demo["circuit_points"],
+        serde_json::json!([4, 4, 4, 4, 4, 4])
+    );
+    // The tie is broken by the estimate closest to the pool's mean valid lap time.
+    assert_eq!(
+        (opt["place"].as_u64(), copy["place"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert_eq!(copy["separation"], "estimate");
+    for name in ["Sleepy", "Junk", "Hog"] {
+        let s = standing(pool, name);
+        assert_eq!(s["points"], 0, "{name}");
+        assert_eq!(
+            s["place"], 4,
+            "{name}: the three without a lap share the next place"
+        );
+        assert!(
+            s["laps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|l| l["valid"] == false)
+        );
+    }
+    let verdict = |name: &str| {
+        standing(pool, name)["laps"][0]["verdict"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        verdict("Sleepy").contains("killed after 2.0 s"),
+        "{}",
+        verdict("Sleepy")
+    );
+    assert!(
+        verdict("Hog").contains("MB of memory"),
+        "{}",
+        verdict("Hog")
+    );
+    assert!(verdict("Junk").contains("line"), "{}", verdict("Junk"));
+    let ranking: Vec<&str> = c["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranking[..3], ["Opt", "Copycat", "Demo"]);
+    let pilots = c["pilots"].as_array().unwrap();
+    let operational: Vec<&str> = pilots
+        .iter()
+        .filter(|p| p["operational"] == true)
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(operational, ["Opt", "Copycat", "Demo"]);
+}
+
+#[test]
+fn thirteen_entrants_play_two_pools_then_a_final() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // One valid ring lap, reused on thirteen copies of the ring under distinct names.
+    write_sample(d, "ring", "ring.cir");
+    let out = quadrille(d, &["pilot", "ring.cir", "-o", "ring.F1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let mut plan = String::new();
+    for i in 0..13 {
+        write_sample(d, "ring", &format!("r{i}.cir"));
+        // Entrant i has a lap for circuits r0..r{i}: later entrants are valid more often.
+        plan.push_str(&format!(
+            "[[entrant]]\nname = \"E{i}\"\ncircuit = \"r{i}.cir\"\n[entrant.results]\n"
+        ));
+        for j in 0..=i {
+            plan.push_str(&format!("\"r{j}.cir\" = \"ring.F1\"\n"));
+        }
+    }
+    fs::write(d.join("plan.toml"), plan).unwrap();
+    let c = run_json(d);
+    let rounds = c["rounds"].as_array().unwrap();
+    let sizes: Vec<Vec<usize>> = rounds
+        .iter()
+        .map(|r| {
+            r["pools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["standings"].as_array().unwrap().len())
+                .collect()
+        })
+        .collect();
+    assert_eq!(sizes, vec![vec![7, 6], vec![7]]);
+    // Pool 1 is E0, E2, …, E12: E12 is valid everywhere in it and wins.
+    let pool1 = &rounds[0]["pools"][0];
+    assert_eq!(pool1["standings"][0]["name"], "E12");
+    let qualified = pool1["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["qualified"] == true)
+        .count();
+    assert_eq!(qualified, 4);
+    assert_eq!(rounds[1]["final"], true);
+    assert_eq!(c["ranking"][0]["name"], "E12");
+    // Text output too.
+    let text = quadrille(d, &["contest", "plan.toml"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("Round 1, pool 2"), "{text}");
+    assert!(text.contains("Final pool"));
+    assert!(text.contains("Final ranking"));
+}
+
+#[test]
+fn bad_plans_are_errors_naming_the_entrant() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_sample(d, "ring", "ring.cir");
+    let cases = [
+        (
+            "[[entrant]]\nname = \"A\"\ncircuit = \"ring.cir\"\n",
+            "exactly one of",
+        ),
+        (
+            "[[entrant]]\nname = \"A\"\ncircuit = \"ring.cir\"\nbuiltin = \"2cv\"\n",
+            "no built-in pilot",
+        ),
+        (
+            "[[entrant]]\nname = \"A\"\ncircuit = \"nope.cir\"\nbuiltin = \"demo\"\n",
+            "nope.cir",
+        ),
+        ("", "no [[entrant]]"),
+        ("[[entrant]]\nname = 3\n", "not a contest plan"),
+    ];
+    for (plan, needle) in cases {
+        fs::write(d.join("plan.toml"), plan).unwrap();
+        let out = quadrille(d, &["contest", "plan.toml"]);
+        assert_eq!(out.status.code(), Some(2), "{plan}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{plan}: {err}");
+    }
+}
+
+#[test]
+fn the_example_plan_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = quadrille(root, &["contest", "examples/contest/plan.toml", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(c["ranking"][0]["name"], "Optimal");
+    assert_eq!(c["ranking"][2]["name"], "Stubborn");
+}
