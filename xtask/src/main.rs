@@ -33,7 +33,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Setup => workspace::Workspace::locate()
-            .and_then(|ws| setup::Setup::new(&ws).everything().map(drop)),
+            .and_then(|ws| setup::Setup::new(&ws)?.everything().map(drop)),
         Command::Serve(options) => serve::run_serve(&options),
         Command::Test(options) => test::run_tests(&options),
     };

@@ -9,7 +9,7 @@ use crate::workspace::Workspace;
 
 pub fn run_serve(options: &ServeOptions) -> Result<()> {
     let ws = Workspace::locate()?;
-    let setup = Setup::new(&ws);
+    let setup = Setup::new(&ws)?;
     let tools = setup.for_build(options.release)?;
     let port = options.port.to_string();
     println!(

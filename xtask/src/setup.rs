@@ -88,13 +88,11 @@ pub struct Setup<'a> {
 }
 
 impl<'a> Setup<'a> {
-    pub fn new(ws: &'a Workspace) -> Self {
+    pub fn new(ws: &'a Workspace) -> Result<Self> {
         let mut prefix = vec![ws.node_bin()];
         prefix.extend(process::cargo_bin_dir());
-        let env = Env::with_path_prefix(&prefix).unwrap_or_else(|_| {
-            Env::with_path_prefix(&[]).expect("the inherited PATH is already valid")
-        });
-        Self { ws, env }
+        let env = Env::with_path_prefix(&prefix)?;
+        Ok(Self { ws, env })
     }
 
     /// The environment (PATH) children must run with to find the installed tools.

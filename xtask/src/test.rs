@@ -61,7 +61,7 @@ impl StageName {
 
 pub fn run_tests(options: &TestOptions) -> Result<()> {
     let ws = Workspace::locate()?;
-    let setup = Setup::new(&ws);
+    let setup = Setup::new(&ws)?;
     let mut report = Report::new();
     let result = run_stages(&ws, &setup, options, &mut report);
     report.print_summary();
