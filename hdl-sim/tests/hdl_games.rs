@@ -135,6 +135,19 @@ impl Board {
         }
     }
 
+    /// Lets a byte in flight end, then forgets everything the board has sent so far.
+    fn clear(&mut self) {
+        self.command("x\n");
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read vvp");
+            assert!(n > 0, "the simulation ended");
+            if line.trim_end() == "CLEARED" {
+                return;
+            }
+        }
+    }
+
     /// Starts a game: `w W \n l L \n c r|b \n`.
     fn new_game(&mut self, width: u8, length: u8, colour: Side) {
         self.send(&[
@@ -357,6 +370,34 @@ fn board_plays_legal_games_against_the_engine_on_several_fields() {
         );
         summary(&format!("{w}x{l} board {colour} vs engine level 1"), &r);
         assert!(r.outcome.is_some() && r.board_turns > 0);
+    }
+}
+
+#[test]
+fn board_recovers_from_random_bytes() {
+    let Some(vvp) = harness() else { return };
+    let mut board = Board::start(vvp, 0);
+    for seed in 1..=3 {
+        // Any bytes: odd or zero sizes, stray braces, turns on nonsense fields (the board may
+        // even start answering one) ...
+        let mut rng = SplitMix64::new(seed);
+        let mut noise: Vec<u8> = (0..400).map(|_| rng.below(256) as u8).collect();
+        // A `w` or `l` takes the next byte as a size whatever it is, so end the noise with two
+        // line ends: the parser is then out of any size byte whatever came before.
+        noise.extend(b"\n\n");
+        board.send(&noise);
+        // ... and then a proper game must be played from a fresh field.
+        board.new_game(8, 10, Side::Red);
+        board.clear();
+        board.send(b"{}\n");
+        let digits = turn_of(&board.reply());
+        let mut game = Game::new(Field::new(8, 10).expect("field"), Side::Red);
+        assert_eq!(
+            game.play_turn(&digits),
+            None,
+            "after noise seed {seed}, first turn {:?} is not a complete turn",
+            String::from_utf8_lossy(&digits)
+        );
     }
 }
 

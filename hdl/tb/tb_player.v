@@ -5,6 +5,8 @@
 //   s HH             set SW[7:0] to the hex byte HH
 //   k                pulse KEY[0] (reset)
 //   r                wait until the player has sent one more line
+//   x                wait 24 bit times (a byte in flight ends), drop the partial line, print
+//                    CLEARED
 //   q                finish
 // Whitespace is ignored. Every line the player sends is printed as
 //   REPLY <hex bytes> <think cycles of the core's last turn> <cycles since the last byte sent>
@@ -119,6 +121,11 @@ module tb_player;
                 c = $fgetc(fd);
                 c2 = $fgetc(fd);
                 sw[7:0] = hexval(c) * 16 + hexval(c2);
+            end else if (c == "x") begin
+                repeat (24 * CPB) @(posedge clk);
+                line_len = 0;
+                $display("CLEARED");
+                $fflush;
             end else if (c == "r") begin
                 want = replies + 1;
                 waited = 0;
