@@ -45,7 +45,7 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     println!(
-        "{:<11} {:>5} {:>7} {:>10} {:>9} {:>10} {:>11} {:>10} {:>8}  {}",
+        "{:<11} {:>5} {:>7} {:>10} {:>9} {:>10} {:>11} {:>10} {:>8}  verdict",
         "circuit",
         "moves",
         "time",
@@ -55,7 +55,6 @@ fn main() {
         "plain BFS",
         "expanded",
         "speed-up",
-        "verdict"
     );
     let mut worst = Duration::ZERO;
     let mut min_ratio = f64::INFINITY;

@@ -202,20 +202,20 @@ pub struct Standing {
 /// (ties in member order).
 pub fn rank_pool(results: &PoolResults) -> Vec<Standing> {
     let members = results.laps.len();
-    let mut per_member = vec![vec![0u32; members]; members];
-    for circuit in 0..members {
-        let column: Vec<Outcome> = (0..members)
-            .map(|m| {
-                results.laps[m]
-                    .get(circuit)
-                    .copied()
-                    .unwrap_or(Outcome::Invalid)
-            })
-            .collect();
-        for (m, pts) in circuit_points(&column).into_iter().enumerate() {
-            per_member[m][circuit] = pts;
-        }
-    }
+    // Points per circuit (columns), then transposed to points per member.
+    let columns: Vec<Vec<u32>> = (0..members)
+        .map(|circuit| {
+            let column: Vec<Outcome> = results
+                .laps
+                .iter()
+                .map(|row| row.get(circuit).copied().unwrap_or(Outcome::Invalid))
+                .collect();
+            circuit_points(&column)
+        })
+        .collect();
+    let per_member: Vec<Vec<u32>> = (0..members)
+        .map(|m| columns.iter().map(|column| column[m]).collect())
+        .collect();
     let mean = results.mean_valid_time();
     let gap = |m: usize| -> Option<f64> {
         Some((results.estimates.get(m).copied().flatten()? - mean?).abs())

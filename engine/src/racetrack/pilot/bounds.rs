@@ -290,7 +290,7 @@ impl Extremes {
     }
 
     fn passed(&self, u: i32) -> u8 {
-        u8::from(u >= self.far) * FAR | u8::from(u <= self.near) * NEAR
+        (u8::from(u >= self.far) * FAR) | (u8::from(u <= self.near) * NEAR)
     }
 
     /// Backward breadth-first search over `(u, v, owed)`.

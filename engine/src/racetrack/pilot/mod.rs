@@ -92,7 +92,7 @@ impl Fraction {
     pub fn of_finish(prev: Pos, last: Pos) -> Option<Fraction> {
         let num = FINISH_X - prev.x;
         let den = last.x.checked_sub(prev.x)?;
-        (num > 0 && den >= num).then(|| Fraction {
+        (num > 0 && den >= num).then_some(Fraction {
             num: num as u32,
             den: den as u32,
         })
