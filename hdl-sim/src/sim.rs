@@ -18,6 +18,13 @@ pub struct Simulator {
     arena: Vec<u64>,
     mems: Vec<Vec<u64>>,
     dirty: Vec<u64>,
+    /// Words of `dirty` that may be non-zero: `dirty_lo..dirty_hi`.
+    dirty_lo: usize,
+    dirty_hi: usize,
+    /// Staged next values of one word: (arena word, signal, value).
+    stage1: Vec<(u32, u32, u64)>,
+    /// Where each synchronous read port staged its value this edge: (one-word?, index).
+    read_slots: Vec<(bool, u32)>,
     /// Registers whose inputs changed since their last edge, per clock polarity.
     pending_pos: Vec<u32>,
     pending_neg: Vec<u32>,
@@ -91,6 +98,10 @@ impl Simulator {
             arena: p.arena_init.clone(),
             mems: p.memories.iter().map(|m| m.init.clone()).collect(),
             dirty: vec![0; n.div_ceil(64)],
+            dirty_lo: 0,
+            dirty_hi: 0,
+            stage1: Vec::new(),
+            read_slots: Vec::new(),
             pending_pos: Vec::new(),
             pending_neg: Vec::new(),
             is_pending: vec![false; p.regs.len()],
@@ -356,7 +367,10 @@ impl Simulator {
 
     #[inline]
     fn mark_inst(&mut self, i: u32) {
-        self.dirty[(i / 64) as usize] |= 1 << (i % 64);
+        let w = (i / 64) as usize;
+        self.dirty[w] |= 1 << (i % 64);
+        self.dirty_lo = self.dirty_lo.min(w);
+        self.dirty_hi = self.dirty_hi.max(w + 1);
     }
 
     #[inline]
@@ -377,9 +391,16 @@ impl Simulator {
             self.p.inst_fanout_start[sig as usize] as usize,
             self.p.inst_fanout_start[sig as usize + 1] as usize,
         );
-        for k in s..e {
-            let i = self.p.inst_fanout[k];
-            self.dirty[(i / 64) as usize] |= 1 << (i % 64);
+        if s < e {
+            for k in s..e {
+                let i = self.p.inst_fanout[k];
+                self.dirty[(i / 64) as usize] |= 1 << (i % 64);
+            }
+            // Readers come later in the order: the first and last bound the marked words.
+            let first = (self.p.inst_fanout[s] / 64) as usize;
+            let last = (self.p.inst_fanout[e - 1] / 64) as usize;
+            self.dirty_lo = self.dirty_lo.min(first);
+            self.dirty_hi = self.dirty_hi.max(last + 1);
         }
         let (s, e) = (
             self.p.reg_fanout_start[sig as usize] as usize,
@@ -394,7 +415,8 @@ impl Simulator {
     /// Evaluates dirty instructions in order until none is left. Instructions only mark
     /// later ones (their readers), so one forward pass suffices.
     fn settle(&mut self) {
-        for w in 0..self.dirty.len() {
+        let mut w = self.dirty_lo;
+        while w < self.dirty_hi {
             while self.dirty[w] != 0 {
                 let bit = self.dirty[w].trailing_zeros();
                 self.dirty[w] &= !(1 << bit);
@@ -404,7 +426,10 @@ impl Simulator {
                     self.signal_changed(sig);
                 }
             }
+            w += 1;
         }
+        self.dirty_lo = self.dirty.len();
+        self.dirty_hi = 0;
     }
 
     #[inline]
@@ -670,36 +695,56 @@ impl Simulator {
     fn edge(&mut self, posedge: bool) {
         self.stage.clear();
         self.stage_words.clear();
-        let pending = if posedge {
+        self.stage1.clear();
+        let mut pending = if posedge {
             std::mem::take(&mut self.pending_pos)
         } else {
             std::mem::take(&mut self.pending_neg)
         };
         for &r in &pending {
             self.is_pending[r as usize] = false;
-            if self.p.regs[r as usize].clocked {
+            let reg = &self.p.regs[r as usize];
+            if !reg.clocked {
+                continue;
+            }
+            if reg.state.width <= 64 {
+                let v = self.next_narrow(r as usize);
+                let reg = &self.p.regs[r as usize];
+                self.stage1.push((reg.state.off, reg.state.sig, v));
+            } else {
                 self.stage_reg(r as usize);
             }
         }
-        let mut pending = pending;
         pending.clear();
         if posedge {
             self.pending_pos = pending;
         } else {
             self.pending_neg = pending;
         }
-        let first_read = self.stage.len();
-        for k in 0..self.p.reads.len() {
-            if self.p.reads[k].posedge == posedge {
-                self.stage_read(k);
+        if !self.p.reads.is_empty() || !self.p.writes.is_empty() {
+            self.read_slots.clear();
+            for k in 0..self.p.reads.len() {
+                if self.p.reads[k].posedge == posedge {
+                    self.stage_read(k);
+                } else {
+                    self.read_slots.push((true, u32::MAX));
+                }
             }
-        }
-        for k in 0..self.p.writes.len() {
-            if self.p.writes[k].posedge == posedge {
-                self.write_port(k, first_read);
+            for k in 0..self.p.writes.len() {
+                if self.p.writes[k].posedge == posedge {
+                    self.write_port(k);
+                }
             }
         }
         // Apply.
+        for k in 0..self.stage1.len() {
+            let (off, sig, v) = self.stage1[k];
+            let slot = &mut self.arena[off as usize];
+            if *slot != v {
+                *slot = v;
+                self.signal_changed(sig);
+            }
+        }
         for k in 0..self.stage.len() {
             let (op, at) = self.stage[k];
             let n = op.words();
@@ -710,6 +755,43 @@ impl Simulator {
                 self.signal_changed(op.sig);
             }
         }
+    }
+
+    /// The next value of a register of at most 64 bits.
+    #[inline]
+    fn next_narrow(&self, r: usize) -> u64 {
+        let reg = &self.p.regs[r];
+        let a = &self.arena;
+        let rd = |op: &Operand| a[op.off as usize] & mask(op.width);
+        let mut v = rd(&reg.d);
+        let en_active = reg.en.as_ref().is_none_or(|c| active(a, c));
+        if !en_active {
+            v = rd(&reg.state);
+        }
+        if let Some((c, val)) = &reg.srst {
+            if active(a, c) && (!reg.ce_over_srst || en_active) {
+                v = rd(val);
+            }
+        }
+        if let Some((c, val)) = &reg.arst {
+            if active(a, c) {
+                v = rd(val);
+            }
+        }
+        if let Some((c, ad)) = &reg.aload {
+            if active(a, c) {
+                v = rd(ad);
+            }
+        }
+        if let Some((s, pol)) = &reg.set {
+            let s = rd(s);
+            v |= if *pol { s } else { !s };
+        }
+        if let Some((c, pol)) = &reg.clr {
+            let c = rd(c);
+            v &= !(if *pol { c } else { !c });
+        }
+        v & mask(reg.state.width)
     }
 
     fn push_stage(&mut self, op: Operand) -> usize {
@@ -776,7 +858,26 @@ impl Simulator {
 
     fn stage_read(&mut self, k: usize) {
         let state = self.p.reads[k].state;
+        if state.width <= 64 {
+            let (p, arena) = (&self.p, &self.arena);
+            let rd = &p.reads[k];
+            let en = arena[rd.en.off as usize] & 1 == 1;
+            let mut v = arena[state.off as usize];
+            let srst = rd.srst.as_ref().filter(|(c, _)| active(arena, c));
+            if let Some((_, val)) = srst.filter(|_| !rd.ce_over_srst || en) {
+                v = arena[val.off as usize] & mask(val.width);
+            } else if en {
+                v = match mem_row(p, arena, rd.mem as usize, &rd.addr) {
+                    Some(row) => self.mems[rd.mem as usize][row],
+                    None => 0,
+                };
+            }
+            self.read_slots.push((true, self.stage1.len() as u32));
+            self.stage1.push((state.off, state.sig, v));
+            return;
+        }
         let at = self.push_stage(state);
+        self.read_slots.push((false, (self.stage.len() - 1) as u32));
         let n = state.words();
         let (p, arena, mems) = (&self.p, &self.arena, &self.mems);
         let rd = &p.reads[k];
@@ -800,7 +901,7 @@ impl Simulator {
         }
     }
 
-    fn write_port(&mut self, k: usize, first_read: usize) {
+    fn write_port(&mut self, k: usize) {
         let (p, arena) = (&self.p, &self.arena);
         let wp = &p.writes[k];
         let m = wp.mem as usize;
@@ -826,21 +927,27 @@ impl Simulator {
             }
         }
         // Transparent synchronous read ports at the same address see the new data.
-        let mut slot = first_read;
-        for rd in p.reads.iter().filter(|rd| rd.posedge == wp.posedge) {
-            let this = slot;
-            slot += 1;
-            if !rd.transparent.contains(&(k as u32)) || arena[rd.en.off as usize] & 1 == 0 {
+        for (rk, rd) in p.reads.iter().enumerate() {
+            if rd.posedge != wp.posedge
+                || !rd.transparent.contains(&(k as u32))
+                || arena[rd.en.off as usize] & 1 == 0
+            {
                 continue;
             }
             if rd.srst.as_ref().is_some_and(|(c, _)| active(arena, c)) {
                 continue;
             }
             if mem_row(p, arena, m, &rd.addr) == Some(row) {
-                let at = self.stage[this].1 as usize;
-                for i in 0..n {
-                    let w = &mut self.stage_words[at + i];
-                    *w = (*w & !en[i]) | (data[i] & en[i]);
+                let (narrow, idx) = self.read_slots[rk];
+                if narrow {
+                    let v = &mut self.stage1[idx as usize].2;
+                    *v = (*v & !en[0]) | (data[0] & en[0]);
+                } else {
+                    let at = self.stage[idx as usize].1 as usize;
+                    for i in 0..n {
+                        let w = &mut self.stage_words[at + i];
+                        *w = (*w & !en[i]) | (data[i] & en[i]);
+                    }
                 }
             }
         }
@@ -855,6 +962,11 @@ fn active(arena: &[u64], c: &crate::compile::Control) -> bool {
 /// The memory row an address operand selects, if it is in range.
 fn mem_row(p: &Program, arena: &[u64], m: usize, addr: &Operand) -> Option<usize> {
     let mem = &p.memories[m];
+    if addr.width <= 64 {
+        let a = arena[addr.off as usize] & mask(addr.width);
+        let row = (a as i64).wrapping_sub(mem.offset);
+        return (row >= 0 && row < i64::from(mem.size)).then_some(row as usize);
+    }
     let mut a = [0u64];
     let aw = addr.width.min(64);
     ops::load(
