@@ -12,6 +12,7 @@ pub mod conformity;
 pub mod f1;
 pub mod judge;
 pub mod log;
+pub mod paint;
 pub mod physics;
 pub mod pilot;
 pub mod pools;
