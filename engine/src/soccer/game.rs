@@ -607,4 +607,57 @@ mod tests {
             }))
         );
     }
+
+    #[test]
+    fn adjudication_ends_an_open_game_and_undoes() {
+        let mut g = game(8, 10);
+        assert_eq!(g.play_turn(b"3"), None);
+        let open = g.clone();
+        let timeout = Outcome {
+            winner: Side::Red,
+            reason: Reason::Timeout,
+        };
+        g.adjudicate(timeout);
+        assert_eq!(g.outcome(), Some(timeout));
+        assert_eq!((g.to_move(), g.turn_number()), (Side::Blue, 2));
+        assert!(g.legal_steps().is_empty());
+        // A finished game keeps its first verdict.
+        g.adjudicate(Outcome {
+            winner: Side::Blue,
+            reason: Reason::Disconnect,
+        });
+        assert_eq!(g.outcome(), Some(timeout));
+        assert!(g.undo_step());
+        assert_eq!(g, open);
+    }
+
+    #[test]
+    fn turns_and_segments_follow_the_play() {
+        let mut g = game(8, 10);
+        assert_eq!(g.play_turn(b"3"), None);
+        assert_eq!(g.play_turn(b"4"), None);
+        assert_eq!(g.step(Dir::E), Ok(StepEffect::TurnOver));
+        assert_eq!(g.turns(), vec![b"3".to_vec(), b"4".to_vec(), b"2".to_vec()]);
+        let steps = g.step_segments();
+        assert_eq!(
+            steps,
+            vec![
+                (Point::new(4, 5), Point::new(5, 6)),
+                (Point::new(5, 6), Point::new(5, 7)),
+                (Point::new(5, 7), Point::new(6, 7)),
+            ]
+        );
+        let all = g.drawn_segments();
+        assert_eq!(all.len(), g.field().predrawn_segments().len() + 3);
+        assert!(g.is_drawn(Point::new(6, 7), Dir::W));
+        assert!(g.is_drawn(Point::new(0, 3), Dir::S));
+        assert!(!g.is_drawn(Point::new(6, 7), Dir::E));
+        // The fresh points of the turns are now bounce points.
+        assert!(g.is_bounce_point(Point::new(5, 6)));
+        assert!(!g.is_bounce_point(Point::new(1, 1)));
+        assert!(!g.is_bounce_point(Point::new(-1, 1)));
+        // A faulty turn is not one of the played turns.
+        assert!(g.play_turn(b"6").is_some());
+        assert_eq!(g.turns().len(), 3);
+    }
 }

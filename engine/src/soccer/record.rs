@@ -416,4 +416,18 @@ mod tests {
         assert!(rec("8x10 red: 3/4 # red disconnect").replay().is_ok());
         assert!(rec("8x10 red: 3/4 # red goal").replay().is_err());
     }
+
+    #[test]
+    fn a_turn_longer_than_the_protocol_allows_is_refused() {
+        let long = format!("8x10 red: 3/{}", "0".repeat(MAX_TURN_DIGITS + 1));
+        assert_eq!(
+            Record::parse(&long).unwrap_err(),
+            RecordError {
+                column: 13 + MAX_TURN_DIGITS,
+                kind: RecordErrorKind::TurnTooLong { turn: 2 }
+            }
+        );
+        let fits = format!("8x10 red: {}", "0".repeat(MAX_TURN_DIGITS));
+        assert_eq!(rec(&fits).turns[0].len(), MAX_TURN_DIGITS);
+    }
 }
