@@ -65,6 +65,7 @@ module player_core #(
     localparam [23:0] SAFE_BIT = 24'h200000;
     localparam [23:0] REPLY_MAX = 24'h1FE000;  // reply = 255: no reply found (yet)
     localparam [DEPTH_AW-1:0] DMAX = {DEPTH_AW{1'b1}};
+    localparam [4:0] BUDGET_LOG2_0 = BUDGET_BASE[4:0];
 
     // ---------------------------------------------------------------------------------------
     // Registers.
@@ -96,7 +97,7 @@ module player_core #(
     reg [DEPTH_AW:0] copy_k;
     reg [DEPTH_AW:0] tx_k;
     reg [HARD_LOG2:0] think_cyc;
-    reg [HARD_LOG2:0] budget;
+    reg [4:0]  budget_log2;
     reg [OPP_LOG2:0] opp_cyc;
     reg        think_r;
 
@@ -237,11 +238,30 @@ module player_core #(
     wire [23:0] unchecked = {2'b01, 1'b1, progress, progress, centre};
     // The opponent's replies so far, including one that ends at t.
     wire [7:0]  reply_min = (progress < opp_min) ? progress : opp_min;
-    wire [23:0] reply_bound = {2'b01, 1'b1, reply_min, cand[12:5], 5'h1f};
+
+    // The end point's scores, computed in S_NODE and used in S_ARRIVE (the ball, the index
+    // and opp_min do not change in between), so that the target's arithmetic and the 24-bit
+    // compares with the best score are in different cycles.
+    reg [23:0] ordinary_r, unchecked_r;
+    reg [7:0]  reply_min_r;
+    always @(posedge clk) begin
+        ordinary_r  <= ordinary;
+        unchecked_r <= unchecked;
+        reply_min_r <= reply_min;
+    end
+    wire may_beat = (ordinary_r | SAFE_BIT | REPLY_MAX) > best_score;
+    wire unchecked_beats = unchecked_r > best_score;
+    wire reply_cut = {2'b01, 1'b1, reply_min_r, cand[12:5], 5'h1f} <= best_score;
 
     wire [23:0] checked = cand | (threat ? 24'd0 : SAFE_BIT) | {3'd0, opp_min, 13'd0};
 
-    wire budget_hit = (think_cyc >= budget);
+    // The budget is a power of two, so it is spent once bit budget_log2 of the counter has been
+    // set (sticky, cleared when thinking starts). Registered: the search may overrun by a cycle.
+    reg budget_hit;
+    always @(posedge clk) begin
+        if (state == S_THINK0) budget_hit <= 1'b0;
+        else if (think_cyc[budget_log2]) budget_hit <= 1'b1;
+    end
     wire hard_hit = think_cyc[HARD_LOG2];
     wire opp_hit = opp_cyc[OPP_LOG2];
 
@@ -266,7 +286,7 @@ module player_core #(
                 // Draw the arrival half of a step we are about to push.
                 fw = (|fld_rdata) ? (d != DMAX)
                                   : (!opp_active && check_en && d != DMAX
-                                     && ((ordinary | SAFE_BIT | REPLY_MAX) > best_score));
+                                     && may_beat);
                 fwa = t_addr;
                 fwd = fld_rdata | bit_of(rev);
             end
@@ -377,8 +397,7 @@ module player_core #(
                 S_THINK0: begin
                     think_r    <= 1'b1;
                     think_cyc  <= {(HARD_LOG2 + 1) {1'b0}};
-                    budget     <= {{HARD_LOG2{1'b0}}, 1'b1}
-                                  << (BUDGET_BASE + ((level > 4'd10) ? 32'd10 : {28'd0, level}));
+                    budget_log2 <= BUDGET_LOG2_0 + ((level > 4'd10) ? 5'd10 : {1'b0, level});
                     d          <= {DEPTH_AW{1'b0}};
                     i          <= 3'd0;
                     any_legal  <= 1'b0;
@@ -451,8 +470,8 @@ module player_core #(
                         state      <= (d != DMAX) ? S_PUSH : S_NEXTI;
                     end else if (opp_active) begin
                         // The opponent's turn ends here without a goal.
-                        opp_min <= reply_min;
-                        if (reply_bound <= best_score) begin
+                        opp_min <= reply_min_r;
+                        if (reply_cut) begin
                             // Cut-off: our end point cannot beat the best turn any more.
                             unw        <= 1'b1;
                             unw_target <= base_opp - 1'b1;
@@ -460,11 +479,11 @@ module player_core #(
                         end else begin
                             state <= S_NEXTI;
                         end
-                    end else if ((ordinary | SAFE_BIT | REPLY_MAX) <= best_score) begin
+                    end else if (!may_beat) begin
                         state <= S_NEXTI;  // cannot beat the best turn
                     end else if (!check_en || d == DMAX) begin
-                        if (unchecked > best_score) begin
-                            rec_score <= unchecked;
+                        if (unchecked_beats) begin
+                            rec_score <= unchecked_r;
                             rec_last  <= 1'b1;
                             rec_dir   <= node_dir;
                             rec_ret   <= S_NEXTI;
@@ -475,7 +494,7 @@ module player_core #(
                         end
                     end else begin
                         push_check <= 1'b1;  // end point: look at the opponent's replies
-                        cand       <= ordinary;
+                        cand       <= ordinary_r;
                         state      <= S_PUSH;
                     end
                 end
