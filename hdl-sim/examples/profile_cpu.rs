@@ -1,5 +1,5 @@
 //! Runs the cpu test design for a while, for profilers: `cargo run --release -p hdl-sim
-//! --example profile_cpu -- [cpu|player] CYCLES`.
+//! --example profile_cpu -- [cpu|player|think] CYCLES`.
 fn main() {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "cpu".into());
