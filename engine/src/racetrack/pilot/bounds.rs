@@ -1,4 +1,4 @@
-//! The optimal pilot's heuristic: a lower bound on the moves left, the larger of two
+//! The optimal pilot's heuristic: a lower bound on the moves left, the largest of three
 //! admissible, consistent bounds.
 //!
 //! 1. **Distance** ([`field::moves_to_cover`]): the cells still to drive (the chain-walk
@@ -9,13 +9,16 @@
 //!    interval `X_k` (rows: `Y_k`), and the chain cell that visits it lies between the ends
 //!    of some move. So along `x` the car must, in order, make moves whose column ranges meet
 //!    `X_{d−1}`, `X_{d−2}`, …, and finally cross from `x ≤ 39` to `x ≥ 40` (along `y`: end with a
-//!    move whose rows span the finish line). A subsequence of those levels, chosen where the
-//!    route has moved on by a few cells, is an itinerary for a point on a line whose velocity
+//!    move whose rows span the finish line). Any subsequence of those levels — here the
+//!    route's turning points along the axis — is an itinerary for a point on a line whose velocity
 //!    changes by at most one per move; the fewest moves to follow it is an exact small
 //!    search, tabulated once per circuit. This bound sees what the distance ignores: to go
 //!    round, the car must brake and reverse, in `x` and in `y`, again at every hairpin.
+//! 3. **Extremes**: the column/row extremes every lap must still reach (bottleneck walks of
+//!    the model), owed in any order, then the finish — the unordered one-dimensional version,
+//!    exact round an oval where the level intervals are wide.
 //!
-//! Both are consistent: a move from distance `d` to `d'` passes every level between them
+//! All are consistent: a move from distance `d` to `d'` passes every level between them
 //! (the chain visits them, inside the move's range), so the itinerary left after the move is
 //! never longer than the one the one-dimensional search already followed.
 
@@ -27,10 +30,10 @@ use super::model::{State, Track};
 
 /// Velocities tabulated per axis; faster states get no axis bound (0, still admissible), and
 /// a move into a faster state is taken to finish at once.
-const VMAX: i32 = 40;
-/// A level joins an axis itinerary once its interval is this far from the last one chosen.
-const GAP: i32 = 6;
-/// Longest itinerary kept per axis.
+const VMAX: i32 = 32;
+/// The route must come back by this many cells along an axis before a turning point counts.
+const GAP: i32 = 8;
+/// Most turning points kept per axis.
 const MAX_STOPS: usize = 64;
 
 /// The moves-left lower bound of the optimal pilot.
@@ -149,16 +152,34 @@ struct Itinerary {
 
 impl Itinerary {
     fn new(size: i32, levels: &[(i32, i32)], finishes: impl Fn(i32, i32) -> bool) -> Itinerary {
-        // Choose stops from the far end of the lap towards the line.
+        // Choose stops from the far end of the lap towards the line: only the turning points
+        // of the route along this axis matter (between two of them the car passes everything
+        // anyway), so keep the most extreme level of each run in one direction, and start a
+        // new run when the route comes back by more than GAP.
         let mut stops: Vec<(usize, i32, i32)> = Vec::new();
+        let mut rising: Option<bool> = None;
         for (k, &(lo, hi)) in levels.iter().enumerate().skip(1).rev() {
             if lo > hi {
                 continue;
             }
-            let far_enough = stops
-                .last()
-                .is_none_or(|&(_, plo, phi)| lo > phi + GAP || hi < plo - GAP);
-            if far_enough && stops.len() < MAX_STOPS {
+            let Some(&(_, plo, phi)) = stops.last() else {
+                stops.push((k, lo, hi));
+                continue;
+            };
+            let further = match rising {
+                Some(true) => lo > plo,
+                Some(false) => hi < phi,
+                None => false,
+            };
+            let back = match rising {
+                Some(true) => hi < plo - GAP,
+                Some(false) => lo > phi + GAP,
+                None => lo > phi + GAP || hi < plo - GAP,
+            };
+            if further {
+                *stops.last_mut().expect("not empty") = (k, lo, hi);
+            } else if back && stops.len() < MAX_STOPS {
+                rising = Some(lo > phi);
                 stops.push((k, lo, hi));
             }
         }
@@ -403,7 +424,8 @@ mod tests {
         // Levels 1..=3: level 3 is at the far end (90..95), level 2 near the middle.
         let levels = [(0, 0), (39, 39), (60, 62), (90, 95)];
         let axis = line_axis(&levels);
-        assert_eq!(axis.stops.len(), 3);
+        // Only the turning points stay: the far end, then the line side (level 2 lies between).
+        assert_eq!(axis.stops, vec![(3, 90, 95), (1, 39, 39)]);
         // At distance 4, all three stops are owed: from 41 go to ≥ 90, come back and cross.
         let detour = axis.moves(4, 41, 0);
         let direct = axis.moves(1, 41, 0);

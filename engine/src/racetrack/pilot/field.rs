@@ -20,7 +20,7 @@
 use std::collections::VecDeque;
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::{self, FinishLine, Pos};
+use crate::racetrack::physics::{self, Pos};
 
 use super::model::{State, Track};
 
@@ -42,12 +42,16 @@ const DIRS: [(i32, i32); 8] = [
 struct UnitMoves {
     /// Bit `d` set: the step `DIRS[d]` from this cell passes the collision test.
     legal: Vec<u8>,
+    /// `cell * 8 + d`: the counted crossing of that step (0 where it is not legal).
+    cross: Vec<i8>,
 }
 
 impl UnitMoves {
     fn new(track: &Track) -> UnitMoves {
         let circuit = track.circuit();
+        let line = track.line();
         let mut legal = vec![0u8; CELLS];
+        let mut cross = vec![0i8; CELLS * 8];
         for (i, bits) in legal.iter_mut().enumerate() {
             let a = pos_of(i);
             if !circuit.is_track(a.x, a.y) {
@@ -57,10 +61,11 @@ impl UnitMoves {
                 let b = Pos::new(a.x + dx, a.y + dy);
                 if Circuit::contains(b.x, b.y) && track.passes(a, b) {
                     *bits |= 1 << d;
+                    cross[i * 8 + d] = physics::crossing(&line, a, b) as i8;
                 }
             }
         }
-        UnitMoves { legal }
+        UnitMoves { legal, cross }
     }
 }
 
@@ -84,7 +89,6 @@ pub struct Field {
 /// each moving between count layers by its counted crossing.
 pub(crate) struct WalkGraph {
     units: UnitMoves,
-    line: FinishLine,
     layers: usize,
     /// Whether the deepest layer stands for every count at or below it (a relaxation: a lower
     /// bound for all of them) rather than exactly its own count.
@@ -95,7 +99,6 @@ impl WalkGraph {
     fn new(track: &Track, layers: usize, clamped: bool) -> WalkGraph {
         WalkGraph {
             units: UnitMoves::new(track),
-            line: track.line(),
             layers,
             clamped,
         }
@@ -133,7 +136,7 @@ impl WalkGraph {
             let a = pos_of(i);
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                 let b = Pos::new(a.x + dx, a.y + dy);
-                if bits >> d & 1 == 1 && physics::crossing(&self.line, a, b) == 1 {
+                if bits >> d & 1 == 1 && self.units.cross[i * 8 + d] == 1 {
                     visit(i, b);
                 }
             }
@@ -149,7 +152,7 @@ impl WalkGraph {
             if !Circuit::contains(a.x, a.y) || self.units.legal[index_of(a)] >> d & 1 == 0 {
                 continue;
             }
-            let cross = physics::crossing(&self.line, a, b);
+            let cross = self.units.cross[index_of(a) * 8 + d];
             // From layer `la` (count −la) the step lands on count −la + cross = −layer.
             let exact = layer as i64 + i64::from(cross);
             if (0..self.layers as i64).contains(&exact) {
