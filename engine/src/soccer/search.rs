@@ -150,7 +150,8 @@ impl Engine {
         self.analyse(game).map(|a| a.turn).unwrap_or_default()
     }
 
-    /// Chooses a turn and says why; `None` when the game is over.
+    /// Chooses a turn and says why; `None` when there is no turn to play (the game is over,
+    /// or, in theory only, the player to move has no step at all).
     pub fn analyse(&mut self, game: &Game) -> Option<Analysis> {
         if game.outcome().is_some() || game.legal_step_mask() == 0 {
             return None;
