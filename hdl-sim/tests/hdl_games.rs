@@ -89,8 +89,13 @@ impl Board {
             stdin,
             stdout,
         };
-        board.command(&format!("s{switches:02x}\n"));
+        board.set_switches(switches);
         board
+    }
+
+    /// Sets SW[7:0] (SW[3:0] is the strength, SW[4] up switches the reply search off).
+    fn set_switches(&mut self, switches: u8) {
+        self.command(&format!("s{switches:02x}\n"));
     }
 
     fn command(&mut self, text: &str) {
@@ -352,13 +357,14 @@ fn board_beats_random_turns_on_8x10_with_every_turn_legal() {
 #[test]
 fn board_plays_legal_games_against_the_engine_on_several_fields() {
     let Some(vvp) = harness() else { return };
-    // SW = 2: a 64K-cycle budget.
-    let mut board = Board::start(vvp, 2);
-    for (w, l, colour, seed) in [
-        (10, 10, Side::Blue, 7),
-        (2, 2, Side::Red, 8),
-        (16, 24, Side::Red, 9),
+    let mut board = Board::start(vvp, 0);
+    // SW = 2 (a 64K-cycle budget) on the small fields, the quick SW = 0 on the large one.
+    for (w, l, colour, seed, switches) in [
+        (10, 10, Side::Blue, 7, 2),
+        (2, 2, Side::Red, 8, 2),
+        (12, 16, Side::Red, 9, 0),
     ] {
+        board.set_switches(switches);
         let mut opponent = Opponent::Engine(Engine::new(1, seed));
         let r = play(
             &mut board,
