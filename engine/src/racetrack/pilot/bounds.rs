@@ -30,7 +30,7 @@ use super::model::{State, Track};
 
 /// Velocities tabulated per axis; faster states get no axis bound (0, still admissible), and
 /// a move into a faster state is taken to finish at once.
-const VMAX: i32 = 32;
+const VMAX: i32 = 24;
 /// The route must come back by this many cells along an axis before a turning point counts.
 const GAP: i32 = 8;
 /// Most turning points kept per axis.
