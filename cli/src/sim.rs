@@ -162,25 +162,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 sim.set(*pin, u64::from(level))?;
             }
         }
-        if k == 0 {
-            if let Some(v) = &mut vcd {
-                v.sample(0, &sim)?;
-            }
+        if k == 0
+            && let Some(v) = &mut vcd
+        {
+            v.sample(0, &sim)?;
         }
-        if let Some((probe, m)) = &mut monitor {
-            if let Some(b) = m.sample(sim.get(probe) & 1 == 1, k) {
-                let shown = if b.byte.is_ascii_graphic() || b.byte == b' ' {
-                    format!("'{}'", b.byte as char)
-                } else {
-                    format!("'\\x{:02x}'", b.byte)
-                };
-                let flag = if b.framing_error {
-                    " framing-error"
-                } else {
-                    ""
-                };
-                writeln!(out, "{} 0x{:02x} {shown}{flag}", b.cycle, b.byte)?;
-            }
+        if let Some((probe, m)) = &mut monitor
+            && let Some(b) = m.sample(sim.get(probe) & 1 == 1, k)
+        {
+            let shown = if b.byte.is_ascii_graphic() || b.byte == b' ' {
+                format!("'{}'", b.byte as char)
+            } else {
+                format!("'\\x{:02x}'", b.byte)
+            };
+            let flag = if b.framing_error {
+                " framing-error"
+            } else {
+                ""
+            };
+            writeln!(out, "{} 0x{:02x} {shown}{flag}", b.cycle, b.byte)?;
         }
         sim.half_step(true);
         if let Some(v) = &mut vcd {
@@ -191,10 +191,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             v.sample(10 * k + 2 * HALF_PERIOD, &sim)?;
         }
     }
-    if args.cycles == 0 {
-        if let Some(v) = &mut vcd {
-            v.sample(0, &sim)?;
-        }
+    if args.cycles == 0
+        && let Some(v) = &mut vcd
+    {
+        v.sample(0, &sim)?;
     }
     if let Some(v) = vcd {
         v.finish(10 * args.cycles)?;

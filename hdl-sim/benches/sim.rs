@@ -115,21 +115,16 @@ fn main() {
         ours: cycles_per_second(n, s),
         verilator: None,
     };
-    if have_verilator {
-        if let Some(exe) = verilate(
-            "cpu",
-            "cpu",
-            &[Path::new(ROOT).join("tests/designs/cpu.v")],
-            None,
-        ) {
-            if let Some((vs, vsum)) = run_model(&exe, &[n.to_string()]) {
-                assert_eq!(
-                    vsum, ours_sum,
-                    "hdl-sim and Verilator disagree on cpu after {n} cycles"
-                );
-                row.verilator = Some(cycles_per_second(n, vs));
-            }
-        }
+    let cpu_v = [Path::new(ROOT).join("tests/designs/cpu.v")];
+    if have_verilator
+        && let Some(exe) = verilate("cpu", "cpu", &cpu_v, None)
+        && let Some((vs, vsum)) = run_model(&exe, &[n.to_string()])
+    {
+        assert_eq!(
+            vsum, ours_sum,
+            "hdl-sim and Verilator disagree on cpu after {n} cycles"
+        );
+        row.verilator = Some(cycles_per_second(n, vs));
     }
     rows.push(row);
 

@@ -354,16 +354,15 @@ impl<'m> Builder<'m> {
                 }
                 Ok((sig, bit)) => {
                     let src_off = self.signals[sig as usize].off;
-                    if let Some(last) = segments.last_mut() {
-                        if last.src_off == src_off
-                            && last.src_bit + last.len == bit
-                            && last.dst_bit + last.len == i
-                            && last.len < 64
-                            && (last.dst_bit % 64) + last.len < 64
-                        {
-                            last.len += 1;
-                            continue;
-                        }
+                    if let Some(last) = segments.last_mut()
+                        && last.src_off == src_off
+                        && last.src_bit + last.len == bit
+                        && last.dst_bit + last.len == i
+                        && last.len < 64
+                        && (last.dst_bit % 64) + last.len < 64
+                    {
+                        last.len += 1;
+                        continue;
                     }
                     segments.push(Segment {
                         src_off,
@@ -467,16 +466,16 @@ fn conn<'c>(cell: &'c Cell, port: &str, width: Option<u32>) -> Result<&'c [Bit],
         .connections
         .get(port)
         .ok_or_else(|| bad(cell, format!("port {port} is not connected")))?;
-    if let Some(w) = width {
-        if bits.len() != w as usize {
-            return Err(bad(
-                cell,
-                format!(
-                    "port {port} has {} bits, the parameters say {w}",
-                    bits.len()
-                ),
-            ));
-        }
+    if let Some(w) = width
+        && bits.len() != w as usize
+    {
+        return Err(bad(
+            cell,
+            format!(
+                "port {port} has {} bits, the parameters say {w}",
+                bits.len()
+            ),
+        ));
     }
     Ok(bits)
 }
@@ -629,33 +628,33 @@ pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, L
         build_cell(&mut b, cell, outs)?;
     }
     // If the clock was inferred, find which input carries it.
-    if clock_idx.is_none() {
-        if let Some((net, label)) = &b.clock_net {
-            match b.drivers.get(net) {
-                Some((sig, bit)) if b.signals[*sig as usize].driver == Driver::Input => {
-                    let idx = inputs
-                        .iter()
-                        .position(|(_, op)| op.sig == *sig)
-                        .expect("input signal");
-                    clock_idx = Some((idx, *bit));
-                }
-                _ => {
-                    let cell = module
-                        .cells
-                        .iter()
-                        .find(|c| {
-                            c.connections
-                                .iter()
-                                .any(|(k, v)| k.ends_with("CLK") && v.contains(&Bit::Net(*net)))
-                        })
-                        .map(|c| c.name.clone())
-                        .unwrap_or_default();
-                    return Err(LoadError::ForeignClock {
-                        cell,
-                        found: label.clone(),
-                        expected: "a top-level input".into(),
-                    });
-                }
+    if clock_idx.is_none()
+        && let Some((net, label)) = &b.clock_net
+    {
+        match b.drivers.get(net) {
+            Some((sig, bit)) if b.signals[*sig as usize].driver == Driver::Input => {
+                let idx = inputs
+                    .iter()
+                    .position(|(_, op)| op.sig == *sig)
+                    .expect("input signal");
+                clock_idx = Some((idx, *bit));
+            }
+            _ => {
+                let cell = module
+                    .cells
+                    .iter()
+                    .find(|c| {
+                        c.connections
+                            .iter()
+                            .any(|(k, v)| k.ends_with("CLK") && v.contains(&Bit::Net(*net)))
+                    })
+                    .map(|c| c.name.clone())
+                    .unwrap_or_default();
+                return Err(LoadError::ForeignClock {
+                    cell,
+                    found: label.clone(),
+                    expected: "a top-level input".into(),
+                });
             }
         }
     }
@@ -1383,10 +1382,10 @@ fn finish(
     }
     let mut signals = b.signals;
     for s in signals.iter_mut() {
-        if let Driver::Inst(i) = s.driver {
-            if i != u32::MAX {
-                s.driver = Driver::Inst(position[i as usize]);
-            }
+        if let Driver::Inst(i) = s.driver
+            && i != u32::MAX
+        {
+            s.driver = Driver::Inst(position[i as usize]);
         }
     }
     let insts: Vec<Inst> = order.iter().map(|&i| b.insts[i as usize].clone()).collect();

@@ -522,15 +522,15 @@ impl Simulator {
     fn override_narrow(&self, r: usize, state: u64) -> u64 {
         let reg = &self.p.regs[r];
         let mut v = state;
-        if let Some((c, val)) = &reg.arst {
-            if self.active(c) {
-                v = self.read1(val);
-            }
+        if let Some((c, val)) = &reg.arst
+            && self.active(c)
+        {
+            v = self.read1(val);
         }
-        if let Some((c, ad)) = &reg.aload {
-            if self.active(c) {
-                v = self.read1(ad);
-            }
+        if let Some((c, ad)) = &reg.aload
+            && self.active(c)
+        {
+            v = self.read1(ad);
         }
         if let Some((s, pol)) = &reg.set {
             let s = self.read1(s);
@@ -656,15 +656,15 @@ impl Simulator {
             Kind::Override(r) => {
                 let reg = self.p.regs[r as usize].clone();
                 ops::load(&mut out, slice(&inst.a), inst.a.width, inst.y.width, false);
-                if let Some((c, v)) = &reg.arst {
-                    if active(&arena, c) {
-                        ops::load(&mut out, slice(v), v.width, inst.y.width, false);
-                    }
+                if let Some((c, v)) = &reg.arst
+                    && active(&arena, c)
+                {
+                    ops::load(&mut out, slice(v), v.width, inst.y.width, false);
                 }
-                if let Some((c, ad)) = &reg.aload {
-                    if active(&arena, c) {
-                        ops::load(&mut out, slice(ad), ad.width, inst.y.width, false);
-                    }
+                if let Some((c, ad)) = &reg.aload
+                    && active(&arena, c)
+                {
+                    ops::load(&mut out, slice(ad), ad.width, inst.y.width, false);
                 }
                 if let Some((s, pol)) = &reg.set {
                     let s = slice(s);
@@ -768,20 +768,21 @@ impl Simulator {
         if !en_active {
             v = rd(&reg.state);
         }
-        if let Some((c, val)) = &reg.srst {
-            if active(a, c) && (!reg.ce_over_srst || en_active) {
-                v = rd(val);
-            }
+        if let Some((c, val)) = &reg.srst
+            && active(a, c)
+            && (!reg.ce_over_srst || en_active)
+        {
+            v = rd(val);
         }
-        if let Some((c, val)) = &reg.arst {
-            if active(a, c) {
-                v = rd(val);
-            }
+        if let Some((c, val)) = &reg.arst
+            && active(a, c)
+        {
+            v = rd(val);
         }
-        if let Some((c, ad)) = &reg.aload {
-            if active(a, c) {
-                v = rd(ad);
-            }
+        if let Some((c, ad)) = &reg.aload
+            && active(a, c)
+        {
+            v = rd(ad);
         }
         if let Some((s, pol)) = &reg.set {
             let s = rd(s);
@@ -831,26 +832,26 @@ impl Simulator {
                 copy(&self.arena, dst, v);
             }
         }
-        if let Some((c, v)) = &reg.arst {
-            if (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high {
-                copy(&self.arena, dst, v);
-            }
+        if let Some((c, v)) = &reg.arst
+            && (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high
+        {
+            copy(&self.arena, dst, v);
         }
-        if let Some((c, v)) = &reg.aload {
-            if (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high {
-                copy(&self.arena, dst, v);
-            }
+        if let Some((c, v)) = &reg.aload
+            && (self.arena[c.sig.off as usize] & 1 == 1) == c.active_high
+        {
+            copy(&self.arena, dst, v);
         }
         if let Some((s, pol)) = &reg.set {
-            for k in 0..n {
-                let v = self.arena[s.off as usize + k];
-                dst[k] |= if *pol { v } else { !v };
+            let src = &self.arena[s.off as usize..s.off as usize + n];
+            for (d, &v) in dst.iter_mut().zip(src) {
+                *d |= if *pol { v } else { !v };
             }
         }
         if let Some((c, pol)) = &reg.clr {
-            for k in 0..n {
-                let v = self.arena[c.off as usize + k];
-                dst[k] &= !(if *pol { v } else { !v });
+            let src = &self.arena[c.off as usize..c.off as usize + n];
+            for (d, &v) in dst.iter_mut().zip(src) {
+                *d &= !(if *pol { v } else { !v });
             }
         }
         ops::mask_top(dst, w);

@@ -111,7 +111,7 @@ pub fn stimuli(sim: &Simulator, seed: u64, cycles: usize) -> Vec<Vec<Vec<u64>>> 
                         _ => (0..n).map(|_| rng.next()).collect(),
                     };
                     if name == "rst" {
-                        v[0] = (rng.next() % 16 == 0) as u64;
+                        v[0] = rng.next().is_multiple_of(16) as u64;
                     }
                     mask(&mut v, *w);
                     v
