@@ -97,7 +97,12 @@ impl Plan {
     pub fn read(path: &Path) -> anyhow::Result<Plan> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("{}: cannot read", path.display()))?;
-        let file: PlanFile = toml::from_str(&text)
+        Plan::parse(&text, path)
+    }
+
+    /// Parses the text of the plan file at `path` (paths in it are relative to its directory).
+    fn parse(text: &str, path: &Path) -> anyhow::Result<Plan> {
+        let file: PlanFile = toml::from_str(text)
             .with_context(|| format!("{}: not a contest plan", path.display()))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let positive = |v: Option<f64>, default: f64, what: &str| -> anyhow::Result<f64> {
@@ -108,11 +113,12 @@ impl Plan {
             Ok(v)
         };
         let limits = Limits {
-            time: Duration::from_secs_f64(positive(
+            time: Duration::try_from_secs_f64(positive(
                 file.time_limit_secs,
                 120.0,
                 "time_limit_secs",
-            )?),
+            )?)
+            .with_context(|| format!("{}: time_limit_secs is too large", path.display()))?,
             memory_bytes: (positive(file.memory_limit_mb, 10.0, "memory_limit_mb")?
                 * 1024.0
                 * 1024.0) as u64,
@@ -180,5 +186,102 @@ impl Plan {
             });
         }
         Ok(Plan { limits, entrants })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::rng::SplitMix64;
+
+    const PLAN: &str = r#"
+time_limit_secs = 2.5
+memory_limit_mb = 10
+
+[[entrant]]
+name = "Ada"
+circuit = "c/ada.cir"
+estimate = 61.5
+command = ["pilots/ada.sh", "--fast"]
+
+[[entrant]]
+name = "Bob"
+circuit = "c/bob.cir"
+builtin = "demo"
+
+[[entrant]]
+name = "Cy"
+circuit = "cy.cir"
+[entrant.results]
+"ada.cir" = "laps/cy-ada.F1"
+"#;
+
+    #[test]
+    fn a_plan_reads_with_paths_from_its_directory() {
+        let plan = Plan::parse(PLAN, Path::new("/contest/plan.toml")).unwrap();
+        assert_eq!(plan.limits.time, Duration::from_millis(2500));
+        assert_eq!(plan.limits.memory_bytes, 10 * 1024 * 1024);
+        let names: Vec<&str> = plan
+            .entrants
+            .iter()
+            .map(|e| e.circuit_name.as_str())
+            .collect();
+        assert_eq!(names, ["ada.cir", "bob.cir", "cy.cir"]);
+        assert_eq!(plan.entrants[0].estimate, Some(61.5));
+        match &plan.entrants[0].pilot {
+            PilotSource::Command { program, args } => {
+                assert_eq!(program, Path::new("/contest/pilots/ada.sh"));
+                assert_eq!(args, &["--fast"]);
+            }
+            _ => panic!("a command"),
+        }
+        assert!(matches!(
+            plan.entrants[1].pilot,
+            PilotSource::Builtin(Pilot::Demo)
+        ));
+        match &plan.entrants[2].pilot {
+            PilotSource::Results(r) => {
+                assert_eq!(r["ada.cir"], Path::new("/contest/laps/cy-ada.F1"))
+            }
+            _ => panic!("results"),
+        }
+    }
+
+    #[test]
+    fn duplicate_names_and_bad_limits_are_refused() {
+        let dup = PLAN.replace("name = \"Bob\"", "name = \"Ada\"");
+        let err = Plan::parse(&dup, Path::new("p.toml")).err().unwrap();
+        assert!(format!("{err:#}").contains("already taken"), "{err:#}");
+        let clash = PLAN.replace("cy.cir", "x/bob.cir");
+        assert!(Plan::parse(&clash, Path::new("p.toml")).is_err());
+        let zero = PLAN.replace("2.5", "0");
+        assert!(Plan::parse(&zero, Path::new("p.toml")).is_err());
+        let huge = PLAN.replace("2.5", "1e300");
+        assert!(Plan::parse(&huge, Path::new("p.toml")).is_err());
+        let nan = PLAN.replace("2.5", "nan");
+        assert!(Plan::parse(&nan, Path::new("p.toml")).is_err());
+    }
+
+    /// Mutated plans (bytes flipped, cut, TOML punctuation inserted) are refused or read,
+    /// never a panic.
+    #[test]
+    fn mutated_plans_never_panic() {
+        let mut rng = SplitMix64::new(0x5eed);
+        let alphabet = b"[]{}=\"'#,. \n0123456789-eEnamecircuitcommandbuiltinresults";
+        for _ in 0..3000 {
+            let mut bytes = PLAN.as_bytes().to_vec();
+            for _ in 0..=rng.below(6) {
+                let at = rng.below(bytes.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => bytes[at] = alphabet[rng.below(alphabet.len() as u64) as usize],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]),
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = Plan::parse(&text, Path::new("/p/plan.toml"));
+        }
     }
 }

@@ -139,7 +139,7 @@ fn group_memory(pgid: u32) -> u64 {
             .filter_map(|e| fs::read_to_string(e.path().join("stat")).ok())
             .filter_map(|stat| {
                 // Fields after the command name in parentheses: state ppid pgrp … rss (24th).
-                let rest = &stat[stat.rfind(')')? + 2..];
+                let rest = stat.get(stat.rfind(')')? + 1..)?;
                 let fields: Vec<&str> = rest.split_whitespace().collect();
                 let group: u32 = fields.get(2)?.parse().ok()?;
                 let rss: u64 = fields.get(21)?.parse().ok()?;
