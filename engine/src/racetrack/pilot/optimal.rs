@@ -1,6 +1,7 @@
-//! The optimal pilot: A* over [`State`]s with the chain-walk lower bound of [`Field`].
+//! The optimal pilot: A* over [`State`]s with the lower bound of [`LowerBound`].
 //!
-//! The bound is admissible and consistent (see [`field`](super::field)), so A* with a closed
+//! The bound is admissible and consistent (see [`bounds`](super::bounds) and
+//! [`field`](super::field)), so A* with a closed
 //! set expands states in order of `g + h` and reaches every state first along a shortest route.
 //! Open states wait in buckets by `g + h` (small integers), last in first out within a bucket,
 //! so the search dives towards the line. The collision test, the costliest part, runs only for
