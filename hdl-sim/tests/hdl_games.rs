@@ -37,7 +37,8 @@ fn harness() -> Option<&'static Path> {
             eprintln!("NOTICE: iverilog/vvp not installed; skipping the HDL game tests");
             return None;
         }
-        let dir = std::env::temp_dir().join(format!("quadrille-hdl-games-{}", std::process::id()));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("hdl-games-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let out = dir.join("tb_player.vvp");
         let mut sources: Vec<PathBuf> = std::fs::read_dir(hdl_dir().join("src"))

@@ -29,7 +29,8 @@ fn committed_netlist_matches_the_verilog() {
         .filter(|p| p.extension().is_some_and(|e| e == "v"))
         .collect();
     sources.sort();
-    let dir = std::env::temp_dir().join(format!("quadrille-hdl-netlist-{}", std::process::id()));
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hdl-netlist-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let fresh = dir.join("de2_115_top.json");
     // The committed file is made at the repository's root from `hdl/src/*.v`, so the paths

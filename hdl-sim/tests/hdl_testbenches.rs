@@ -35,7 +35,7 @@ fn run_testbench(top: &str) -> Option<String> {
         eprintln!("NOTICE: iverilog/vvp not installed; skipping testbench {top}");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("quadrille-hdl-tb-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hdl-tb-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out = dir.join(format!("{top}.vvp"));
     let compile = Command::new("iverilog")
