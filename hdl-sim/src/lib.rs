@@ -28,4 +28,4 @@ pub use error::{LoadError, PinError};
 pub use netlist::{Direction, Module};
 pub use sim::{InputPin, PortDesc, Probe, Simulator};
 pub use uart::{StampedByte, UartConfig, UartDriver, UartMonitor};
-pub use vcd::{VcdSignal, VcdWriter};
+pub use vcd::{TIME_PER_CYCLE, VcdSignal, VcdWriter, all_signals, dump_window};

@@ -327,7 +327,6 @@ impl Simulator {
     pub fn step(&mut self) {
         self.half_step(true);
         self.half_step(false);
-        self.cycle += 1;
     }
 
     /// Runs `n` clock cycles.
@@ -339,7 +338,11 @@ impl Simulator {
 
     /// Drives the clock to `level` (an edge when it changes) and settles. [`Simulator::step`] is
     /// `half_step(true)` then `half_step(false)`; use this to observe the values between edges.
+    /// The falling half completes a cycle: it advances [`Simulator::cycle`].
     pub fn half_step(&mut self, level: bool) {
+        if !level {
+            self.cycle += 1;
+        }
         if let Some((idx, bit)) = self.p.clock {
             let op = self.p.inputs[idx].1;
             let word = &mut self.arena[op.off as usize + (bit / 64) as usize];

@@ -11,6 +11,11 @@ use std::io;
 
 use crate::sim::{Probe, Simulator};
 
+/// Time units per clock cycle in the dumps this crate writes: the clock is low at `10k`, rises
+/// at `10k + 5` and falls at `10k + 10` for cycle `k` (`timescale 1ns`, a 100 MHz-looking clock,
+/// as an Icarus testbench with `always #5 clk = ~clk` would dump it).
+pub const TIME_PER_CYCLE: u64 = 10;
+
 /// One signal in a dump.
 #[derive(Clone, Debug)]
 pub struct VcdSignal {
@@ -51,6 +56,8 @@ pub struct VcdWriter<W: io::Write> {
     ids: Vec<String>,
     last: Vec<Option<Vec<u64>>>,
     line: String,
+    /// The last `#time` written.
+    written: Option<u64>,
 }
 
 impl<W: io::Write> VcdWriter<W> {
@@ -81,6 +88,7 @@ impl<W: io::Write> VcdWriter<W> {
             ids,
             last: vec![None; n],
             line: String::new(),
+            written: None,
         })
     }
 
@@ -112,6 +120,7 @@ impl<W: io::Write> VcdWriter<W> {
         if self.line.is_empty() {
             return Ok(());
         }
+        self.written = Some(time);
         if first {
             write!(self.out, "#{time}\n$dumpvars\n{}$end\n", self.line)
         } else {
@@ -121,10 +130,57 @@ impl<W: io::Write> VcdWriter<W> {
 
     /// Ends the dump at `time` and returns the writer.
     pub fn finish(mut self, time: u64) -> io::Result<W> {
-        writeln!(self.out, "#{time}")?;
+        if self.written != Some(time) {
+            writeln!(self.out, "#{time}")?;
+        }
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// Every top-level port with its declared range, then every named wire that is not a port
+/// (yosys' internal `$`-names left out).
+pub fn all_signals(sim: &Simulator) -> Vec<VcdSignal> {
+    let ports = sim.ports();
+    let mut out: Vec<VcdSignal> = ports
+        .iter()
+        .filter_map(|p| {
+            sim.probe(&p.name)
+                .ok()
+                .map(|pr| VcdSignal::with_range(pr, p.offset, p.upto))
+        })
+        .collect();
+    for name in sim.wire_names() {
+        if !ports.iter().any(|p| p.name == name)
+            && let Ok(pr) = sim.probe(name)
+        {
+            out.push(VcdSignal::new(pr));
+        }
+    }
+    out
+}
+
+/// Runs `skip` cycles without recording, then `cycles` cycles dumping `signals` at every clock
+/// edge (see [`TIME_PER_CYCLE`]; times count from the simulator's cycle 0). Returns the writer.
+pub fn dump_window<W: io::Write>(
+    sim: &mut Simulator,
+    signals: Vec<VcdSignal>,
+    skip: u64,
+    cycles: u64,
+    out: W,
+) -> io::Result<W> {
+    sim.run(skip);
+    let top = sim.top().to_string();
+    let mut vcd = VcdWriter::new(out, &top, "1ns", signals)?;
+    vcd.sample(TIME_PER_CYCLE * sim.cycle(), sim)?;
+    for _ in 0..cycles {
+        let k = sim.cycle();
+        sim.half_step(true);
+        vcd.sample(TIME_PER_CYCLE * k + TIME_PER_CYCLE / 2, sim)?;
+        sim.half_step(false);
+        vcd.sample(TIME_PER_CYCLE * (k + 1), sim)?;
+    }
+    vcd.finish(TIME_PER_CYCLE * sim.cycle())
 }
 
 /// VCD identifiers: printable ASCII from `!`, base 94, as most writers do.
