@@ -194,7 +194,7 @@ fn vcd_follows_the_documented_clock_convention() {
         assert_eq!(value_at(&v["clk"], 10 * k + 5, 1), "1");
         assert_eq!(value_at(&v["clk"], 10 * k + 10, 1), "0");
     }
-    let last_time = text.lines().filter(|l| l.starts_with('#')).last();
+    let last_time = text.lines().rfind(|l| l.starts_with('#'));
     assert_eq!(last_time, Some("#50"), "the dump ends at t = 10N");
 }
 
