@@ -44,17 +44,32 @@ impl Solver {
             return v;
         }
         let mover = game.to_move();
+        // Turns that end the game first (a win there needs no recursion), then the others.
+        let turns: Vec<Vec<u8>> = game.legal_turns().collect();
+        let mut open = Vec::new();
         let mut win = false;
-        for turn in game.legal_turns() {
-            win = match game.play_turn(&turn) {
-                Some(outcome) => outcome.winner == mover,
-                None => !self.wins(game),
-            };
+        for turn in turns {
+            match game.play_turn(&turn) {
+                Some(outcome) => win = outcome.winner == mover,
+                None => open.push(turn.clone()),
+            }
             for _ in 0..turn.len() {
                 assert!(game.undo_step());
             }
             if win {
                 break;
+            }
+        }
+        if !win {
+            for turn in open {
+                assert_eq!(game.play_turn(&turn), None);
+                win = !self.wins(game);
+                for _ in 0..turn.len() {
+                    assert!(game.undo_step());
+                }
+                if win {
+                    break;
+                }
             }
         }
         self.memo.insert(k, win);
@@ -81,9 +96,9 @@ fn positions(w: u8, l: u8) -> Vec<Game> {
     let field = Field::new(w, l).unwrap();
     let mut out = vec![Game::new(field, Side::Red), Game::new(field, Side::Blue)];
     let mut rng = SplitMix64::new(u64::from(w) * 1000 + u64::from(l));
-    for i in 0..12 {
+    for i in 0..40 {
         let mut g = Game::new(field, if i % 2 == 0 { Side::Red } else { Side::Blue });
-        for _ in 0..=(i % 3) {
+        for _ in 0..=(i % 5) {
             let turns: Vec<Vec<u8>> = g.legal_turns().collect();
             let turn = &turns[rng.below(turns.len() as u64) as usize];
             let mut next = g.clone();
