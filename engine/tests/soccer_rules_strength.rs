@@ -87,3 +87,22 @@ fn level_2_beats_level_0_and_holds_its_own_against_level_1() {
         "level 2 won only {wins}/{games} against level 1"
     );
 }
+
+#[test]
+fn whole_games_on_degenerate_and_huge_fields_stay_legal() {
+    for (w, l) in [(2, 2), (254, 2), (2, 254), (254, 254)] {
+        let field = Field::new(w, l).unwrap();
+        // Two equal engines on 254x254 push the ball to and fro for thousands of turns, so
+        // the engine-against-engine game is left to the small and thin fields.
+        let pairings: &[[u8; 2]] = if w == 254 && l == 254 {
+            &[[1, 0], [0, 2]]
+        } else {
+            &[[1, 0], [0, 2], [2, 1]]
+        };
+        for (i, &levels) in pairings.iter().enumerate() {
+            let mut engines = [Engine::new(levels[0], i as u64), Engine::new(levels[1], 9)];
+            let (winner, reason, turns) = play(field, Side::Red, &mut engines);
+            println!("{w}x{l} levels {levels:?}: {winner} {reason} after {turns} turns");
+        }
+    }
+}
