@@ -1,11 +1,12 @@
 //! `quadrille soccer judge RECORD`: replays a game record and prints the verdict as JSON.
 //!
-//! The verdict comes from the moves alone. A ` # <winner> <reason>` suffix is checked against
-//! them: when the moves end the game, the suffix must say the same; when they leave it open,
-//! only `timeout` (won by the opponent of the player to move) or `disconnect` fit, and the JSON
-//! still describes the open game (those verdicts happen on the wire, not on the paper), with a
-//! note on standard error. Exit 2 for a malformed record, turns after the end of the game, or a
-//! suffix the moves contradict; 0 otherwise.
+//! **Decision:** the verdict comes from the moves alone. A ` # <winner> <reason>` suffix is
+//! checked against them (see `engine::soccer::record`): when the moves end the game, the suffix
+//! must say the same; when they leave it open, only a verdict given on the wire fits (a
+//! `timeout` or another fault of the player to move that left no turn in the record, or a
+//! `disconnect`), and the JSON still describes the open game, as the moves cannot show it,
+//! with a note on standard error. Exit 2 for a malformed record, turns after the end of the
+//! game, or a suffix the moves contradict; 0 otherwise.
 
 use std::io::Read;
 use std::process::ExitCode;

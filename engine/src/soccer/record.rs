@@ -19,9 +19,12 @@
 //! of place is an error naming its 1-based byte column (and the turn, inside the turns).
 //!
 //! Replaying ([`Record::replay`]) judges the moves. A verdict suffix is checked against them:
-//! when the moves end the game it must say the same; when they do not, only `timeout` (won by
-//! the opponent of the player to move) or `disconnect` (either) can be true, and the returned
-//! game is left unfinished, because the moves cannot show it.
+//! when the moves end the game it must say the same. When they leave it open, the suffix can
+//! only be a verdict given on the wire: `disconnect` (either side), or a fault of the player to
+//! move that left no turn in the record (`timeout`, or a protocol fault such as a second `{`,
+//! written as `illegal_step`, `incomplete_turn` or `after_end`), won by the opponent. `goal`,
+//! `own_goal` and `stuck` always show in the moves. The returned game is then left unfinished,
+//! because the moves cannot show the verdict.
 
 use std::fmt;
 
@@ -210,9 +213,12 @@ impl Record {
             let consistent = match shown {
                 Some(outcome) => outcome == claimed,
                 None => match claimed.reason {
-                    Reason::Timeout => claimed.winner == game.to_move().opponent(),
+                    Reason::Goal | Reason::OwnGoal | Reason::Stuck => false,
                     Reason::Disconnect => true,
-                    _ => false,
+                    Reason::Timeout
+                    | Reason::IllegalStep
+                    | Reason::IncompleteTurn
+                    | Reason::AfterEnd => claimed.winner == game.to_move().opponent(),
                 },
             };
             if !consistent {
@@ -415,6 +421,10 @@ mod tests {
         assert!(rec("8x10 red: 3/4 # red timeout").replay().is_err());
         assert!(rec("8x10 red: 3/4 # red disconnect").replay().is_ok());
         assert!(rec("8x10 red: 3/4 # red goal").replay().is_err());
+        assert!(rec("8x10 red: 3/4 # blue stuck").replay().is_err());
+        // A protocol fault by red (to move) that left no turn in the record.
+        assert!(rec("8x10 red: 3/4 # blue illegal_step").replay().is_ok());
+        assert!(rec("8x10 red: 3/4 # red illegal_step").replay().is_err());
     }
 
     #[test]
