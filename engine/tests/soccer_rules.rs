@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, StepEffect};
-use engine::soccer::record::Record;
+use engine::soccer::record::{Record, RecordErrorKind};
 use engine::soccer::turns::count_turns;
 use engine::soccer::{Dir, Outcome, Reason, Side};
 use proptest::prelude::*;
@@ -133,6 +133,22 @@ proptest! {
             prop_assert_eq!(Record::parse(&record.to_string()), Ok(record.clone()));
             let _ = record.replay();
         }
+    }
+
+    #[test]
+    fn a_bad_digit_is_reported_at_its_column_and_turn(turns in proptest::collection::vec("[0-7]{1,6}", 1..6),
+                                                     pick: prop::sample::Index, at: prop::sample::Index) {
+        let prefix = "8x10 blue: ";
+        let line = format!("{prefix}{}", turns.join("/"));
+        let t = pick.index(turns.len());
+        let k = at.index(turns[t].len());
+        let pos = prefix.len() + turns[..t].iter().map(|s| s.len() + 1).sum::<usize>() + k;
+        let mut bad = line.into_bytes();
+        bad[pos] = b'9';
+        let bad = String::from_utf8(bad).unwrap();
+        let err = Record::parse(&bad).unwrap_err();
+        prop_assert_eq!(err.column, pos + 1);
+        prop_assert_eq!(err.kind, RecordErrorKind::NotADigit { turn: t + 1, found: '9' });
     }
 
     #[test]
