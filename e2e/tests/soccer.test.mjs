@@ -10,7 +10,7 @@ const BALL = rgba('#f59e0b');
 const BORDER = rgba('#1e293b');
 const GRID = rgba('#d8e0ec');
 const PAPER = rgba('#fdfcf7');
-const CANVAS = 'canvas[data-testid="soccer-canvas"]';
+const CANVAS = 'canvas[data-testid="soccer-board"]';
 
 let browser;
 before(async () => {

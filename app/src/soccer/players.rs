@@ -1,0 +1,248 @@
+//! The players of a side, all alike to the referee: each is asked for a turn and delivers it
+//! when it has one, at its own pace.
+//!
+//! A [`Human`] at this screen delivers step by step through the board canvas (so steps can be
+//! shown, refused and taken back); every other kind delivers whole turns, the protocol's
+//! `{…}` payload, through the [`TurnRequest::deliver`] callback, and the referee judges them.
+//! The engine lives in a web worker ([`EngineLink`]); a board on a serial port or an emulated
+//! board is one more implementation of [`Player`] that forwards the opponent's turn and
+//! delivers the board's reply.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use engine::soccer::Side;
+use engine::soccer::field::Field;
+use engine::soccer::record::Record;
+use gloo_worker::{Spawnable, WorkerBridge};
+use yew::Callback;
+
+use crate::workers::soccer::{Answer, Ask, SoccerWorker};
+
+/// A kind of player, as chosen in the set-up form. The option value of each kind is the
+/// `value` of the `side-red` / `side-blue` selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// Someone at this screen: clicks, taps and keys.
+    Human,
+    /// The built-in engine at a level (0 = random, up to `search::MAX_LEVEL`).
+    Engine { level: u8 },
+}
+
+impl PlayerKind {
+    /// The value of the kind's option in a side's select.
+    pub fn value(self) -> &'static str {
+        match self {
+            PlayerKind::Human => "human",
+            PlayerKind::Engine { .. } => "engine",
+        }
+    }
+
+    /// Whether the kind is a machine (machines get a turn time limit by default).
+    pub fn is_machine(self) -> bool {
+        !matches!(self, PlayerKind::Human)
+    }
+
+    /// A short description, e.g. `engine (level 3)`.
+    pub fn describe(self) -> String {
+        match self {
+            PlayerKind::Human => "human".into(),
+            PlayerKind::Engine { level } => format!("engine (level {level})"),
+        }
+    }
+}
+
+/// A turn delivered by a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// The [`TurnRequest::token`] it answers; the referee drops deliveries to stale requests.
+    pub token: u64,
+    pub side: Side,
+    /// The digits of the turn (the protocol's payload).
+    pub turn: Vec<u8>,
+}
+
+/// The referee asking a player for a turn.
+#[derive(Clone, Debug)]
+pub struct TurnRequest {
+    /// Identifies this request; echoed in the [`Delivery`].
+    pub token: u64,
+    /// The side to play.
+    pub side: Side,
+    /// The position: every completed turn so far.
+    pub record: Record,
+    /// The turn the opponent just played (what the protocol forwards), if any.
+    pub opponent_turn: Option<Vec<u8>>,
+    /// Where to deliver the turn.
+    pub deliver: Callback<Delivery>,
+}
+
+/// One side of a game.
+pub trait Player {
+    /// The game starts on `field`, with this player on `side` (the protocol's `w`, `l`, `c`).
+    fn new_game(&mut self, field: Field, side: Side) {
+        let _ = (field, side);
+    }
+
+    /// It is this player's turn. Players that take input at this screen ignore it.
+    fn your_turn(&mut self, request: TurnRequest);
+
+    /// The answer to the last request is no longer wanted (the game ended or was left).
+    fn cancel(&mut self) {}
+
+    /// Whether this player's steps come from this screen's mouse and keyboard.
+    fn is_local(&self) -> bool {
+        false
+    }
+
+    /// Whether the player is ready to be asked (a clock is not started before that).
+    fn is_ready(&self) -> bool {
+        true
+    }
+}
+
+/// Someone at this screen.
+pub struct Human;
+
+impl Player for Human {
+    fn your_turn(&mut self, _request: TurnRequest) {}
+
+    fn is_local(&self) -> bool {
+        true
+    }
+}
+
+/// The page's connection to the engine's worker, shared by every engine player and the
+/// "suggest a turn" button. Answers are routed to whoever asked, by request id.
+pub struct EngineLink {
+    bridge: WorkerBridge<SoccerWorker>,
+    waiting: Rc<RefCell<HashMap<u64, Callback<Answer>>>>,
+    ready: Rc<Cell<bool>>,
+    next_id: Cell<u64>,
+}
+
+impl EngineLink {
+    /// Starts the worker (`soccer_worker.js`, next to the page). `on_ready` is called once it
+    /// has loaded.
+    pub fn spawn(on_ready: Callback<()>) -> EngineLink {
+        let waiting: Rc<RefCell<HashMap<u64, Callback<Answer>>>> = Rc::default();
+        let ready = Rc::new(Cell::new(false));
+        let bridge = {
+            let waiting = waiting.clone();
+            let ready = ready.clone();
+            SoccerWorker::spawner()
+                .callback(move |answer: Answer| {
+                    let id = match &answer {
+                        Answer::Ready => {
+                            ready.set(true);
+                            on_ready.emit(());
+                            return;
+                        }
+                        Answer::Turn { id, .. } | Answer::Refused { id, .. } => *id,
+                    };
+                    let callback = waiting.borrow_mut().remove(&id);
+                    if let Some(callback) = callback {
+                        callback.emit(answer);
+                    }
+                })
+                .spawn("soccer_worker.js")
+        };
+        EngineLink {
+            bridge,
+            waiting,
+            ready,
+            next_id: Cell::new(1),
+        }
+    }
+
+    /// Whether the worker has loaded.
+    pub fn is_ready(&self) -> bool {
+        self.ready.get()
+    }
+
+    /// Asks for the engine's turn in the final position of `record`; `reply` gets the answer.
+    /// Returns the request's id, for [`EngineLink::forget`].
+    pub fn ask(&self, record: &Record, level: u8, seed: u64, reply: Callback<Answer>) -> u64 {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        self.waiting.borrow_mut().insert(id, reply);
+        self.bridge.send(Ask {
+            id,
+            record: record.to_string(),
+            level,
+            seed,
+        });
+        id
+    }
+
+    /// Drops the answer to request `id` when it comes (the worker still finishes it).
+    pub fn forget(&self, id: u64) {
+        self.waiting.borrow_mut().remove(&id);
+    }
+}
+
+/// The built-in engine, thinking in the worker.
+pub struct EnginePlayer {
+    link: Rc<EngineLink>,
+    level: u8,
+    seed: u64,
+    pending: Option<u64>,
+}
+
+impl EnginePlayer {
+    pub fn new(link: Rc<EngineLink>, level: u8, seed: u64) -> EnginePlayer {
+        EnginePlayer {
+            link,
+            level,
+            seed,
+            pending: None,
+        }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn your_turn(&mut self, request: TurnRequest) {
+        self.cancel();
+        // A different seed each turn, fixed by the game's seed and the turn number, so a game
+        // replays identically.
+        let turn_seed = self
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(request.record.turns.len() as u64);
+        let TurnRequest {
+            token,
+            side,
+            deliver,
+            ..
+        } = request;
+        let reply = Callback::from(move |answer: Answer| {
+            // A refusal delivers an empty turn: the referee judges it (an incomplete turn).
+            let turn = match answer {
+                Answer::Turn { turn, .. } => turn.into_bytes(),
+                _ => Vec::new(),
+            };
+            deliver.emit(Delivery { token, side, turn });
+        });
+        self.pending = Some(
+            self.link
+                .ask(&request.record, self.level, turn_seed, reply),
+        );
+    }
+
+    fn cancel(&mut self) {
+        if let Some(id) = self.pending.take() {
+            self.link.forget(id);
+        }
+    }
+
+    fn is_ready(&self) -> bool {
+        self.link.is_ready()
+    }
+}
+
+impl Drop for EnginePlayer {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}

@@ -1,0 +1,320 @@
+//! The referee of a game on screen: it owns the position, takes steps from a local player and
+//! whole turns from remote ones, and keeps the record of the completed turns.
+//!
+//! Every judgement is the engine's: steps go through [`Game::step`], whole turns through
+//! [`Game::play_turn`], records through [`Record::replay`]. The referee only does the
+//! bookkeeping the screen needs on top: which turns are complete (the record shows only
+//! those), which steps of the current turn a human may take back, and who drew which line.
+
+use engine::soccer::field::Field;
+use engine::soccer::game::{Game, IllegalStep, StepEffect};
+use engine::soccer::record::{Record, ReplayError};
+use engine::soccer::{Dir, Outcome, Point, Reason, Side};
+
+/// A game in progress or finished, with its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Referee {
+    game: Game,
+    /// The completed turns, the game-ending one included, starting with the starter's.
+    turns: Vec<Vec<u8>>,
+    /// The steps of the current, unfinished turn (only a local player makes those).
+    partial: Vec<u8>,
+}
+
+/// What a step of the local player did to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The ball bounced: the same player steps again.
+    StepAgain,
+    /// The turn is complete; the opponent is to move.
+    TurnOver,
+    /// The game is over.
+    GameOver(Outcome),
+}
+
+impl Referee {
+    /// The kick-off of a new game.
+    pub fn new(field: Field, starter: Side) -> Referee {
+        Referee {
+            game: Game::new(field, starter),
+            turns: Vec::new(),
+            partial: Vec::new(),
+        }
+    }
+
+    /// The game a record describes, judged by the engine. A verdict the moves cannot show
+    /// (`timeout`, `disconnect`) that the record states and the engine accepts is applied.
+    pub fn from_record(record: &Record) -> Result<Referee, ReplayError> {
+        let mut game = record.replay()?;
+        if let Some(verdict) = record.result
+            && game.outcome().is_none()
+        {
+            game.adjudicate(verdict);
+        }
+        Ok(Referee {
+            game,
+            turns: record.turns.clone(),
+            partial: Vec::new(),
+        })
+    }
+
+    /// The position after the first `turns` completed turns (all of them if there are fewer),
+    /// as a game that goes on from there.
+    pub fn after_turns(&self, turns: usize) -> Referee {
+        if turns >= self.turns.len() {
+            let mut whole = self.clone();
+            whole.take_back_turn();
+            return whole;
+        }
+        let mut record = self.record();
+        record.turns.truncate(turns);
+        // A prefix of a game the engine accepted is itself a game the engine accepts: every
+        // turn but the last of an accepted record is a complete legal turn.
+        Referee::from_record(&record).unwrap_or_else(|_| Referee::new(*self.field(), self.starter()))
+    }
+
+    /// The position (the current unfinished turn's steps included).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The field.
+    pub fn field(&self) -> &Field {
+        self.game.field()
+    }
+
+    /// Who played the first turn.
+    pub fn starter(&self) -> Side {
+        self.game.starter()
+    }
+
+    /// How the game ended, if it did.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    /// Whose turn it is (once over, whose turn ended the game).
+    pub fn to_move(&self) -> Side {
+        self.game.to_move()
+    }
+
+    /// The completed turns.
+    pub fn turns(&self) -> &[Vec<u8>] {
+        &self.turns
+    }
+
+    /// The digits of the current unfinished turn.
+    pub fn partial(&self) -> &[u8] {
+        &self.partial
+    }
+
+    /// The record of the completed turns (spec §5), without a verdict.
+    pub fn record(&self) -> Record {
+        let mut record = Record::new(*self.field(), self.starter());
+        record.turns = self.turns.clone();
+        record
+    }
+
+    /// The record with the verdict appended once the game is over.
+    pub fn record_with_verdict(&self) -> Record {
+        let mut record = self.record();
+        record.result = self.outcome();
+        record
+    }
+
+    /// One step of the player to move, made on this screen. A refused step changes nothing.
+    pub fn step(&mut self, dir: Dir) -> Result<Progress, IllegalStep> {
+        let effect = self.game.step(dir)?;
+        self.partial.push(dir.digit());
+        Ok(match effect {
+            StepEffect::Bounce => Progress::StepAgain,
+            StepEffect::TurnOver => {
+                self.turns.push(std::mem::take(&mut self.partial));
+                Progress::TurnOver
+            }
+            StepEffect::GameOver(outcome) => {
+                self.turns.push(std::mem::take(&mut self.partial));
+                Progress::GameOver(outcome)
+            }
+        })
+    }
+
+    /// Takes back the last step of the current unfinished turn; false if it has none.
+    pub fn take_back(&mut self) -> bool {
+        if self.partial.is_empty() || !self.game.undo_step() {
+            return false;
+        }
+        self.partial.pop();
+        true
+    }
+
+    /// Takes back every step of the current unfinished turn.
+    pub fn take_back_turn(&mut self) {
+        while self.take_back() {}
+    }
+
+    /// A whole turn delivered by a player (the payload of the protocol's `{…}`), judged with
+    /// the protocol's semantics: a fault ends the game against its player, and the turn is
+    /// part of the record either way. Steps of an unfinished turn are taken back first.
+    /// Returns the outcome once the game is over.
+    pub fn play_turn(&mut self, digits: &[u8]) -> Option<Outcome> {
+        if let Some(outcome) = self.outcome() {
+            return Some(outcome);
+        }
+        self.take_back_turn();
+        let outcome = self.game.play_turn(digits);
+        self.turns.push(digits.to_vec());
+        outcome
+    }
+
+    /// The player to move ran out of time: the steps of the unfinished turn are taken back
+    /// (the record holds complete turns only) and the opponent wins with `timeout`.
+    pub fn time_out(&mut self) -> Option<Outcome> {
+        if self.outcome().is_none() {
+            self.take_back_turn();
+            self.game.adjudicate(Outcome {
+                winner: self.to_move().opponent(),
+                reason: Reason::Timeout,
+            });
+        }
+        self.outcome()
+    }
+
+    /// Every line drawn by a step, in play order, with the side that drew it.
+    ///
+    /// Each completed turn but a game-ending one is a complete legal turn, so it drew one line
+    /// per digit; the game-ending turn drew whatever lines remain (a goal ignores the digits
+    /// after it, a fault stops at the faulty one), and the unfinished turn's lines are the
+    /// mover's.
+    pub fn lines(&self) -> Vec<(Point, Point, Side)> {
+        let segments = self.game.step_segments();
+        let mut out = Vec::with_capacity(segments.len());
+        let mut rest = segments.into_iter();
+        let mut side = self.starter();
+        let last = self.turns.len();
+        for (i, turn) in self.turns.iter().enumerate() {
+            let ends_game = i + 1 == last && self.outcome().is_some();
+            let take = if ends_game { usize::MAX } else { turn.len() };
+            out.extend(rest.by_ref().take(take).map(|(a, b)| (a, b, side)));
+            side = side.opponent();
+        }
+        out.extend(rest.map(|(a, b)| (a, b, self.to_move())));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(w: u8, l: u8) -> Field {
+        Field::new(w, l).unwrap()
+    }
+
+    #[test]
+    fn the_record_of_no_turn_is_the_engines() {
+        let referee = Referee::new(field(8, 10), Side::Red);
+        assert_eq!(referee.record().to_string(), "8x10 red: ");
+    }
+
+    #[test]
+    fn only_completed_turns_are_recorded() {
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        // 3 from the centre (4,5) lands on a fresh point: one turn.
+        assert_eq!(referee.step(Dir::SE), Ok(Progress::TurnOver));
+        assert_eq!(referee.record().to_string(), "8x10 red: 3");
+        assert_eq!(referee.to_move(), Side::Blue);
+        // 7 goes back along the drawn line: refused, nothing changes.
+        assert!(referee.step(Dir::NW).is_err());
+        assert_eq!(referee.partial(), b"");
+        // Blue: 0 from (5,6) to (5,5) lands on the centre line: bounce.
+        assert_eq!(referee.step(Dir::N), Ok(Progress::StepAgain));
+        assert_eq!(referee.partial(), b"0");
+        assert_eq!(referee.record().to_string(), "8x10 red: 3");
+        assert!(referee.take_back());
+        assert!(!referee.take_back(), "only the current turn can be taken back");
+        assert_eq!(referee.game(), Referee::from_record(&referee.record()).unwrap().game());
+    }
+
+    #[test]
+    fn a_goal_ends_the_game_and_its_turn_is_recorded() {
+        // 2x2: (1,1) -3-> (2,2) bounce -5-> (1,3), red scores in blue's goal.
+        let mut referee = Referee::new(field(2, 2), Side::Red);
+        assert_eq!(referee.step(Dir::SE), Ok(Progress::StepAgain));
+        let outcome = Outcome {
+            winner: Side::Red,
+            reason: Reason::Goal,
+        };
+        assert_eq!(referee.step(Dir::SW), Ok(Progress::GameOver(outcome)));
+        assert_eq!(referee.record().to_string(), "2x2 red: 35");
+        assert_eq!(referee.record_with_verdict().to_string(), "2x2 red: 35 # red goal");
+        assert_eq!(referee.step(Dir::N), Err(IllegalStep::GameOver));
+    }
+
+    #[test]
+    fn delivered_turns_are_judged_by_the_engine() {
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        assert_eq!(referee.play_turn(b"3"), None);
+        let outcome = referee.play_turn(b"44").expect("a step after the end is a fault");
+        assert_eq!(
+            outcome,
+            Outcome {
+                winner: Side::Red,
+                reason: Reason::AfterEnd
+            }
+        );
+        assert_eq!(referee.record().to_string(), "8x10 red: 3/44");
+        // The judge agrees with the record.
+        let judged = Referee::from_record(&referee.record()).unwrap();
+        assert_eq!(judged.outcome(), Some(outcome));
+    }
+
+    #[test]
+    fn a_timeout_takes_back_the_unfinished_turn() {
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        referee.play_turn(b"3");
+        referee.step(Dir::N).unwrap();
+        let outcome = referee.time_out().unwrap();
+        assert_eq!(outcome.winner, Side::Red);
+        assert_eq!(outcome.reason, Reason::Timeout);
+        assert_eq!(referee.record().to_string(), "8x10 red: 3");
+        assert_eq!(
+            referee.record_with_verdict().to_string(),
+            "8x10 red: 3 # red timeout"
+        );
+        let reloaded = Referee::from_record(&referee.record_with_verdict()).unwrap();
+        assert_eq!(reloaded.outcome(), Some(outcome));
+        assert_eq!(reloaded.lines(), referee.lines());
+    }
+
+    #[test]
+    fn lines_belong_to_the_side_that_drew_them() {
+        let mut referee = Referee::new(field(8, 10), Side::Blue);
+        referee.play_turn(b"3");
+        referee.step(Dir::N).unwrap();
+        let sides: Vec<Side> = referee.lines().iter().map(|l| l.2).collect();
+        assert_eq!(sides, [Side::Blue, Side::Red]);
+        // A goal ignores the digits after it: the game-ending turn keeps only its real steps.
+        let mut referee = Referee::new(field(2, 2), Side::Blue);
+        referee.play_turn(b"35777");
+        let lines = referee.lines();
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.2 == Side::Blue));
+    }
+
+    #[test]
+    fn positions_after_some_turns_continue_the_same_game() {
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        referee.play_turn(b"3");
+        referee.play_turn(b"2");
+        referee.step(Dir::S).unwrap();
+        let start = referee.after_turns(0);
+        assert_eq!(start, Referee::new(field(8, 10), Side::Red));
+        let one = referee.after_turns(1);
+        assert_eq!(one.record().to_string(), "8x10 red: 3");
+        assert_eq!(one.to_move(), Side::Blue);
+        let all = referee.after_turns(9);
+        assert_eq!(all.record(), referee.record());
+        assert_eq!(all.partial(), b"");
+    }
+}

@@ -1,0 +1,196 @@
+//! The set-up form's values and what they mean: the field, who plays each side, who starts,
+//! and each side's turn time limit.
+
+use engine::soccer::Side;
+use engine::soccer::field::{Field, FieldError};
+use engine::soccer::search::MAX_LEVEL;
+
+use super::players::PlayerKind;
+
+/// The engine level a new engine side gets.
+pub const DEFAULT_LEVEL: u8 = 3;
+/// The turn time limit machines get unless another is chosen (the contest's referee's).
+pub const MACHINE_LIMIT_MS: u32 = 1000;
+
+/// Why the size typed in the form gives no field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// Not a whole number that fits a byte (the protocol sends each side as one byte).
+    NotAByte { side: &'static str, text: String },
+    /// A byte the rules refuse.
+    Field(FieldError),
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeError::NotAByte { side, text } => {
+                write!(f, "{side} “{text}” is not a whole number from 0 to 255")
+            }
+            SizeError::Field(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+/// The field typed in the form; the engine decides which sizes exist.
+pub fn parse_size(width: &str, length: &str) -> Result<Field, SizeError> {
+    let byte = |side: &'static str, text: &str| {
+        text.trim().parse::<u8>().map_err(|_| SizeError::NotAByte {
+            side,
+            text: text.trim().to_owned(),
+        })
+    };
+    Field::new(byte("width", width)?, byte("length", length)?).map_err(SizeError::Field)
+}
+
+/// Who plays the first turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StarterChoice {
+    /// Drawn at random when the game starts (the referee's default, spec §4).
+    Random,
+    Fixed(Side),
+}
+
+impl StarterChoice {
+    /// The option value of the `starter` select.
+    pub fn value(self) -> &'static str {
+        match self {
+            StarterChoice::Random => "random",
+            StarterChoice::Fixed(side) => side.name(),
+        }
+    }
+
+    pub fn from_value(value: &str) -> Option<StarterChoice> {
+        match value {
+            "random" => Some(StarterChoice::Random),
+            "red" => Some(StarterChoice::Fixed(Side::Red)),
+            "blue" => Some(StarterChoice::Fixed(Side::Blue)),
+            _ => None,
+        }
+    }
+
+    /// The starter, drawing with `coin` (a number in 0..1) when random.
+    pub fn pick(self, coin: f64) -> Side {
+        match self {
+            StarterChoice::Random if coin < 0.5 => Side::Red,
+            StarterChoice::Random => Side::Blue,
+            StarterChoice::Fixed(side) => side,
+        }
+    }
+}
+
+/// One side's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideSetup {
+    /// `human` or `engine` (the select's value).
+    pub kind: String,
+    pub level: u8,
+    /// The turn time limit in milliseconds as typed; empty for none.
+    pub limit: String,
+}
+
+impl SideSetup {
+    pub fn human() -> SideSetup {
+        SideSetup {
+            kind: "human".into(),
+            level: DEFAULT_LEVEL,
+            limit: String::new(),
+        }
+    }
+
+    pub fn engine() -> SideSetup {
+        SideSetup {
+            kind: "engine".into(),
+            level: DEFAULT_LEVEL,
+            limit: MACHINE_LIMIT_MS.to_string(),
+        }
+    }
+
+    /// Chooses another kind; the time limit follows it (machines get the referee's default,
+    /// humans none) unless one was typed that differs from the old kind's default.
+    pub fn set_kind(&mut self, value: &str) {
+        let typed = (self.limit.trim() != self.default_limit()).then(|| self.limit.clone());
+        self.kind = if value == "engine" { "engine" } else { "human" }.into();
+        self.limit = typed.unwrap_or_else(|| self.default_limit());
+    }
+
+    fn default_limit(&self) -> String {
+        match self.kind.as_str() {
+            "engine" => MACHINE_LIMIT_MS.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    pub fn player(&self) -> PlayerKind {
+        match self.kind.as_str() {
+            "engine" => PlayerKind::Engine {
+                level: self.level.min(MAX_LEVEL),
+            },
+            _ => PlayerKind::Human,
+        }
+    }
+
+    /// The time limit: `None` when the box is empty, an error for anything but a positive
+    /// whole number of milliseconds.
+    pub fn limit_ms(&self) -> Result<Option<u32>, String> {
+        let text = self.limit.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        match text.parse::<u32>() {
+            Ok(ms) if ms > 0 => Ok(Some(ms)),
+            _ => Err(format!(
+                "time limit “{text}” is not a whole number of milliseconds"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked_by_the_engine() {
+        assert_eq!(parse_size("8", "10"), Field::new(8, 10).map_err(SizeError::Field));
+        assert_eq!(parse_size(" 254 ", "2"), Field::new(254, 2).map_err(SizeError::Field));
+        assert_eq!(parse_size("7", "10"), Err(SizeError::Field(FieldError::Width(7))));
+        let err = parse_size("300", "10").unwrap_err();
+        assert_eq!(err.to_string(), "width “300” is not a whole number from 0 to 255");
+        assert!(matches!(
+            parse_size("8", ""),
+            Err(SizeError::NotAByte { side: "length", .. })
+        ));
+    }
+
+    #[test]
+    fn starter_values_round_trip() {
+        for choice in [
+            StarterChoice::Random,
+            StarterChoice::Fixed(Side::Red),
+            StarterChoice::Fixed(Side::Blue),
+        ] {
+            assert_eq!(StarterChoice::from_value(choice.value()), Some(choice));
+        }
+        assert_eq!(StarterChoice::Random.pick(0.2), Side::Red);
+        assert_eq!(StarterChoice::Random.pick(0.7), Side::Blue);
+        assert_eq!(StarterChoice::Fixed(Side::Blue).pick(0.2), Side::Blue);
+    }
+
+    #[test]
+    fn machines_get_a_clock_humans_do_not() {
+        let mut side = SideSetup::human();
+        assert_eq!(side.limit_ms(), Ok(None));
+        side.set_kind("engine");
+        assert_eq!(side.limit_ms(), Ok(Some(1000)));
+        assert_eq!(side.player(), PlayerKind::Engine { level: DEFAULT_LEVEL });
+        side.set_kind("human");
+        assert_eq!(side.limit_ms(), Ok(None));
+        // A limit the user chose survives a change of kind.
+        side.limit = "5000".into();
+        side.set_kind("engine");
+        assert_eq!(side.limit_ms(), Ok(Some(5000)));
+        side.limit = "soon".into();
+        assert!(side.limit_ms().is_err());
+    }
+}

@@ -1,0 +1,282 @@
+// Playing Paper Soccer in the browser: whole games by keyboard and by clicks, hot-seat and
+// against the engine, on the classic field and on odd shapes. Every finished game's record is
+// judged by the engine's own judge (`quadrille soccer judge`) and must agree with the banner.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+
+import { launch, openPage, pair, visit } from '../lib/harness.mjs';
+
+const BOARD = '[data-testid="soccer-board"]';
+// Red attacks the bottom goal (4 is south), blue the top one (0 is north).
+const PREFERENCE = {
+  red: ['4', '3', '5', '2', '6', '1', '7', '0'],
+  blue: ['0', '1', '7', '2', '6', '3', '5', '4'],
+};
+const DELTA = [
+  [0, -1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [-1, 1],
+  [-1, 0],
+  [-1, -1],
+];
+
+// The judge: the built `quadrille` (QUADRILLE_BIN), or built here once with cargo.
+let quadrille;
+function findQuadrille() {
+  if (process.env.QUADRILLE_BIN) return process.env.QUADRILLE_BIN;
+  const out = execFileSync(
+    'cargo',
+    ['build', '--release', '-p', 'cli', '--bin', 'quadrille', '--message-format=json'],
+    { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const message = JSON.parse(line);
+    if (message.reason === 'compiler-artifact' && message.target?.name === 'quadrille' && message.executable) {
+      return message.executable;
+    }
+  }
+  throw new Error('cargo built no quadrille binary');
+}
+
+function judge(record) {
+  return JSON.parse(execFileSync(quadrille, ['soccer', 'judge', record], { encoding: 'utf8' }));
+}
+
+let browser;
+before(async () => {
+  quadrille = findQuadrille();
+  browser = await launch();
+}, { timeout: 900_000 });
+after(async () => {
+  await browser?.close();
+});
+
+async function setUp(page, { width, length, starter, red, blue, redLimit, blueLimit, level }) {
+  await visit(page, '#/soccer');
+  await page.fill('[data-testid="width"]', String(width));
+  await page.fill('[data-testid="length"]', String(length));
+  await page.selectOption('[data-testid="starter"]', starter);
+  await page.selectOption('[data-testid="side-red"]', red);
+  await page.selectOption('[data-testid="side-blue"]', blue);
+  for (const [side, kind] of [['red', red], ['blue', blue]]) {
+    if (kind === 'engine' && level !== undefined) {
+      await page.selectOption(`[data-testid="level-${side}"]`, String(level));
+    }
+  }
+  if (redLimit !== undefined) await page.fill('[data-testid="limit-red"]', String(redLimit));
+  if (blueLimit !== undefined) await page.fill('[data-testid="limit-blue"]', String(blueLimit));
+  await page.click('[data-testid="start-game"]');
+}
+
+// Waits until the game is over or a human may step; returns the board's state.
+async function nextDecision(page) {
+  await page.waitForFunction(
+    (s) => ['human', 'over'].includes(document.querySelector(s)?.dataset.state),
+    BOARD,
+    { timeout: 60_000 },
+  );
+  return page.$eval(BOARD, (c) => ({ ...c.dataset }));
+}
+
+// Plays the human turns until the game ends, by `keys` or by clicks on the points.
+async function playOut(page, how, maxSteps = 5000) {
+  for (let i = 0; i < maxSteps; i += 1) {
+    const state = await nextDecision(page);
+    if (state.state === 'over') return;
+    const digit = PREFERENCE[state.toMove].find((d) => state.legal.includes(d));
+    assert.ok(digit, `no legal step among ${state.legal}`);
+    if (how === 'keys') {
+      await page.focus(BOARD);
+      await page.keyboard.press(digit);
+    } else {
+      const [bx, by] = pair(state.ball);
+      const square = Number(state.square);
+      const [dx, dy] = DELTA[Number(digit)];
+      const ratio = await page.evaluate(() => window.devicePixelRatio);
+      await page.click(BOARD, {
+        position: { x: (bx + dx * square) / ratio, y: (by + dy * square) / ratio },
+      });
+    }
+    // The step is taken when the ball has moved.
+    await page.waitForFunction(
+      ({ s, ball }) => document.querySelector(s).dataset.ball !== ball,
+      { s: BOARD, ball: state.ball },
+      { timeout: 10_000 },
+    );
+  }
+  throw new Error('the game did not end');
+}
+
+async function resultOf(page) {
+  const result = await page.waitForSelector('[data-testid="result"]', { timeout: 60_000 });
+  return {
+    winner: await result.getAttribute('data-winner'),
+    reason: await result.getAttribute('data-reason'),
+    record: await page.textContent('[data-testid="record"]'),
+  };
+}
+
+// The record shown is exactly the game's, and the engine's judge agrees with the banner.
+function checkWithTheJudge({ winner, reason, record }, { width, length, starter }) {
+  assert.match(record, new RegExp(`^${width}x${length} ${starter}: [0-7]+(/[0-7]+)*$`));
+  const verdict = judge(record);
+  assert.equal(verdict.over, true, record);
+  assert.equal(verdict.winner, winner, record);
+  assert.equal(verdict.reason, reason, record);
+}
+
+const GAMES = [
+  { name: 'keyboard against the engine on 8x10', width: 8, length: 10, starter: 'red', red: 'human', blue: 'engine', how: 'keys' },
+  { name: 'clicks, hot-seat, on 8x10', width: 8, length: 10, starter: 'blue', red: 'human', blue: 'human', how: 'clicks' },
+  { name: 'keyboard, hot-seat, on 2x2', width: 2, length: 2, starter: 'blue', red: 'human', blue: 'human', how: 'keys' },
+  { name: 'clicks against the engine on 254x2', width: 254, length: 2, starter: 'blue', red: 'human', blue: 'engine', how: 'clicks' },
+  { name: 'keyboard against the engine on 30x40', width: 30, length: 40, starter: 'red', red: 'engine', blue: 'human', how: 'keys' },
+  { name: 'clicks against the engine on 30x40', width: 30, length: 40, starter: 'blue', red: 'human', blue: 'engine', how: 'clicks', level: 0 },
+];
+
+for (const game of GAMES) {
+  test(`a whole game: ${game.name}`, { timeout: 300_000 }, async () => {
+    const { page, problems, close } = await openPage(browser);
+    try {
+      await setUp(page, { ...game, blueLimit: game.blue === 'engine' ? 10_000 : undefined, redLimit: game.red === 'engine' ? 10_000 : undefined });
+      // Before the first turn the record is the engine's form of a game without turns.
+      await page.waitForSelector('[data-testid="record"]');
+      await playOut(page, game.how);
+      checkWithTheJudge(await resultOf(page), game);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('the engine against itself, animated, ends with a verdict the judge confirms', { timeout: 300_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    const game = { width: 8, length: 10, starter: 'red', red: 'engine', blue: 'engine', level: 2 };
+    await setUp(page, game);
+    const seen = new Set();
+    while (!(await page.$('[data-testid="result"]'))) {
+      seen.add(await page.$eval(BOARD, (c) => c.dataset.state));
+      await page.waitForTimeout(20);
+    }
+    assert.ok(seen.has('animating'), `states seen: ${[...seen]}`);
+    checkWithTheJudge(await resultOf(page), game);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('an empty game shows the engine\'s record of no turn; Backspace takes back a bounce step', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await setUp(page, { width: 8, length: 10, starter: 'red', red: 'human', blue: 'human' });
+    assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: ');
+    const start = await nextDecision(page);
+    assert.equal(start.legal, '013457', 'east and west run along the centre line');
+    // 3 (fresh point) ends red's turn; blue's 0 lands on the centre line and must go on.
+    await page.focus(BOARD);
+    await page.keyboard.press('3');
+    await page.waitForFunction((s) => document.querySelector(s).dataset.toMove === 'blue', BOARD);
+    assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: 3');
+    const before = await nextDecision(page);
+    await page.keyboard.press('0');
+    await page.waitForFunction(({ s, b }) => document.querySelector(s).dataset.ball !== b, { s: BOARD, b: before.ball });
+    const bounced = await nextDecision(page);
+    assert.equal(bounced.toMove, 'blue', 'a bounce: blue steps again');
+    assert.ok(!bounced.legal.includes('4'), 'the line just drawn cannot be used again');
+    assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: 3', 'unfinished turns are not recorded');
+    await page.keyboard.press('Backspace');
+    await page.waitForFunction(({ s, b }) => document.querySelector(s).dataset.ball === b, { s: BOARD, b: before.ball });
+    assert.equal((await nextDecision(page)).legal, before.legal);
+    // A numeric keypad key steps by its position: 2 is south.
+    await page.keyboard.press('Numpad2');
+    await page.waitForFunction((s) => document.querySelector(s).dataset.toMove === 'red', BOARD);
+    assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: 3/4');
+    assert.equal(await page.$('[data-testid="result"]'), null);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a human on a clock who runs out of time loses with timeout', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await setUp(page, { width: 8, length: 10, starter: 'red', red: 'human', blue: 'human', redLimit: 400 });
+    const { winner, reason, record } = await resultOf(page);
+    assert.deepEqual([winner, reason, record], ['blue', 'timeout', '8x10 red: ']);
+    // The moves cannot show a timeout: the judge sees an unfinished game with red to move.
+    const verdict = judge(`${record}# blue timeout`);
+    assert.equal(verdict.over, false);
+    assert.equal(verdict.to_move, 'red');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a pasted record is replayed to its final position, scrubbed and continued', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await visit(page, '#/soccer');
+    // A bad record is refused with the place of the problem.
+    await page.fill('[data-testid="record-input"]', '8x10 red: 3/9');
+    await page.click('[data-testid="load-record"]');
+    assert.match(await page.textContent('[data-testid="record-error"]'), /column 13/);
+
+    // 2x2, blue starts: 7 bounces at (0,0), 1 scores in red's goal: blue wins.
+    await page.fill('[data-testid="record-input"]', '2x2 blue: 71');
+    await page.click('[data-testid="load-record"]');
+    const result = await resultOf(page);
+    assert.deepEqual([result.winner, result.reason, result.record], ['blue', 'goal', '2x2 blue: 71']);
+    const state = await page.$eval(BOARD, (c) => ({ ...c.dataset }));
+    assert.equal(state.field, '2x2');
+
+    // A longer one, found by the judge to be unfinished, with the ball where the moves put it.
+    const record = '8x10 red: 3/3/3';
+    await page.fill('[data-testid="record-input"]', record);
+    await page.click('[data-testid="load-record"]');
+    await page.waitForFunction((r) => document.querySelector('[data-testid="record"]')?.textContent === r, record);
+    assert.equal(await page.$('[data-testid="result"]'), null);
+    const loaded = await page.$eval(BOARD, (c) => ({ ...c.dataset }));
+    const [x0, y0] = pair(loaded.origin);
+    const square = Number(loaded.square);
+    const ball = judge(record).ball;
+    assert.deepEqual(pair(loaded.ball), [x0 + ball[0] * square, y0 + ball[1] * square]);
+
+    // Back to the kick-off with the scrubber, then continue from there with two humans.
+    await page.click('[data-testid="history-first"]');
+    await page.waitForFunction(
+      ({ s, b }) => document.querySelector(s).dataset.ball !== b,
+      { s: BOARD, b: loaded.ball },
+    );
+    assert.equal(await page.textContent('[data-testid="history-turn"]'), 'turn 0/3');
+    await page.click('[data-testid="history-forward"]');
+    assert.equal(await page.textContent('[data-testid="history-turn"]'), 'turn 1/3');
+    await page.selectOption('[data-testid="side-red"]', 'human');
+    await page.selectOption('[data-testid="side-blue"]', 'human');
+    await page.click('[data-testid="continue"]');
+    const state1 = await nextDecision(page);
+    assert.equal(state1.toMove, 'blue');
+    assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: 3');
+
+    // The engine suggests a legal turn on demand.
+    await page.click('[data-testid="suggest"]');
+    await page.waitForSelector('[data-testid="suggestion"]:has-text("suggests")', { timeout: 30_000 });
+    const text = await page.textContent('[data-testid="suggestion"]');
+    const digits = text.match(/suggests ([0-7]+)/)[1];
+    const verdict = judge(`8x10 red: 3/${digits}`);
+    assert.ok(!verdict.over || verdict.winner === 'blue', `${digits}: ${JSON.stringify(verdict)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
