@@ -126,6 +126,19 @@ pub(crate) struct Reg {
     pub clocked: bool,
 }
 
+impl Reg {
+    /// A plain `$dff` of at most 64 bits: next value = D.
+    pub fn plain_narrow(&self) -> bool {
+        self.state.width <= 64
+            && self.en.is_none()
+            && self.srst.is_none()
+            && self.arst.is_none()
+            && self.aload.is_none()
+            && self.set.is_none()
+            && self.clr.is_none()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Memory {
     pub name: String,

@@ -29,6 +29,8 @@ pub struct Simulator {
     pending_pos: Vec<u32>,
     pending_neg: Vec<u32>,
     is_pending: Vec<bool>,
+    /// Per register: a plain one-word `$dff`, whose next value is its D input.
+    plain: Vec<bool>,
     /// Staged next values: (state operand, first word in `stage_words`).
     stage: Vec<(Operand, u32)>,
     stage_words: Vec<u64>,
@@ -105,6 +107,7 @@ impl Simulator {
             pending_pos: Vec::new(),
             pending_neg: Vec::new(),
             is_pending: vec![false; p.regs.len()],
+            plain: p.regs.iter().map(|r| r.plain_narrow()).collect(),
             stage: Vec::new(),
             stage_words: Vec::new(),
             scratch: Scratch::default(),
@@ -552,6 +555,7 @@ impl Simulator {
     }
 
     /// The multi-word path: compute into `tmp`, compare, copy.
+    #[inline(never)]
     fn exec_wide(&mut self, i: usize) -> bool {
         let inst = self.p.insts[i].clone();
         let yn = words(inst.y.width);
@@ -710,7 +714,10 @@ impl Simulator {
             if !reg.clocked {
                 continue;
             }
-            if reg.state.width <= 64 {
+            if self.plain[r as usize] {
+                let v = self.arena[reg.d.off as usize] & mask(reg.d.width);
+                self.stage1.push((reg.state.off, reg.state.sig, v));
+            } else if reg.state.width <= 64 {
                 let v = self.next_narrow(r as usize);
                 let reg = &self.p.regs[r as usize];
                 self.stage1.push((reg.state.off, reg.state.sig, v));
