@@ -1,0 +1,196 @@
+//! The serial monitor panel: one row per message with direction, time, hex and printable
+//! bytes and the decoded meaning; pause, clear, copy and save as a log file.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Interval;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
+
+use super::log::{Log, hex, printable, seconds};
+
+/// The log a page shares between its boards (writers) and its monitors (readers).
+#[derive(Clone, Debug, Default)]
+pub struct SharedLog(pub Rc<RefCell<Log>>);
+
+impl PartialEq for SharedLog {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl SharedLog {
+    pub fn borrow_mut(&self) -> std::cell::RefMut<'_, Log> {
+        self.0.borrow_mut()
+    }
+
+    pub fn borrow(&self) -> std::cell::Ref<'_, Log> {
+        self.0.borrow()
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub log: SharedLog,
+    #[prop_or_else(|| AttrValue::from("Serial monitor"))]
+    pub title: AttrValue,
+    /// The file name "save" offers.
+    #[prop_or_else(|| AttrValue::from("serial-log.txt"))]
+    pub file_name: AttrValue,
+}
+
+pub enum Msg {
+    Poll,
+    TogglePause,
+    Clear,
+    Copy,
+    Save,
+}
+
+/// Rows kept in the page at most (the log itself keeps more; "save" writes them all).
+const SHOWN: usize = 1_000;
+
+/// The monitor panel. It looks at the log ten times a second and redraws when it changed.
+pub struct SerialMonitor {
+    seen: u64,
+    paused: bool,
+    list: NodeRef,
+    _poll: Interval,
+}
+
+impl Component for SerialMonitor {
+    type Message = Msg;
+    type Properties = Props;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link().clone();
+        SerialMonitor {
+            seen: ctx.props().log.borrow().version(),
+            paused: false,
+            list: NodeRef::default(),
+            _poll: Interval::new(100, move || link.send_message(Msg::Poll)),
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let log = &ctx.props().log;
+        match msg {
+            Msg::Poll => {
+                let version = log.borrow().version();
+                if self.paused || version == self.seen {
+                    return false;
+                }
+                self.seen = version;
+            }
+            Msg::TogglePause => self.paused = !self.paused,
+            Msg::Clear => log.borrow_mut().clear(),
+            Msg::Copy => {
+                copy_text(&log.borrow().to_text());
+                return false;
+            }
+            Msg::Save => {
+                save_text(&log.borrow().to_text(), &ctx.props().file_name);
+                return false;
+            }
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let log = ctx.props().log.borrow();
+        let entries = log.entries();
+        let skip = entries.len().saturating_sub(SHOWN);
+        let link = ctx.link();
+        html! {
+            <section class="monitor" aria-label={ctx.props().title.clone()}>
+                <header class="monitor-bar">
+                    <h2 class="monitor-title">{ ctx.props().title.clone() }</h2>
+                    <button type="button" class="chip" data-testid="monitor-pause"
+                            aria-pressed={self.paused.to_string()}
+                            onclick={link.callback(|_| Msg::TogglePause)}>
+                        { if self.paused { "Resume" } else { "Pause" } }
+                    </button>
+                    <button type="button" class="chip" data-testid="monitor-clear"
+                            onclick={link.callback(|_| Msg::Clear)}>{ "Clear" }</button>
+                    <button type="button" class="chip" data-testid="monitor-copy"
+                            onclick={link.callback(|_| Msg::Copy)}>{ "Copy" }</button>
+                    <button type="button" class="chip" data-testid="monitor-save"
+                            onclick={link.callback(|_| Msg::Save)}>{ "Save" }</button>
+                </header>
+                <ol class="monitor-rows" data-testid="serial-log" ref={self.list.clone()}>
+                    { for entries[skip..].iter().map(|e| html! {
+                        <li class={classes!("monitor-row", e.dir.name(), e.partial.then_some("partial"))}
+                            data-dir={e.dir.name()} data-side={e.source.clone()}
+                            data-label={e.label.clone()} data-hex={hex(&e.bytes)}
+                            data-partial={e.partial.then_some("true")}>
+                            <span class="monitor-time">{ seconds(e.at_ms) }</span>
+                            <span class="monitor-source">{ &e.source }</span>
+                            <span class="monitor-dir">{ if e.dir.name() == "tx" { "→" } else { "←" } }</span>
+                            <code class="monitor-label">{ &e.label }</code>
+                            <code class="monitor-hex">{ hex(&e.bytes) }</code>
+                            <code class="monitor-text">{ printable(&e.bytes) }</code>
+                        </li>
+                    }) }
+                </ol>
+            </section>
+        }
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+        if !self.paused
+            && let Some(list) = self.list.cast::<web_sys::Element>()
+        {
+            list.set_scroll_top(list.scroll_height());
+        }
+    }
+}
+
+/// Puts `text` on the clipboard (ignored where the browser refuses).
+pub fn copy_text(text: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let clipboard = js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(|c| !c.is_undefined());
+    if let Some(clipboard) = clipboard
+        && let Ok(write) = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
+        && let Some(write) = write.dyn_ref::<js_sys::Function>()
+        && let Ok(promise) = write.call1(&clipboard, &JsValue::from_str(text))
+        && let Ok(promise) = promise.dyn_into::<js_sys::Promise>()
+    {
+        // A refusal (no focus, no permission) is not worth an error on the console.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
+    }
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn save_text(text: &str, name: &str) {
+    save_bytes(text.as_bytes(), name, "text/plain");
+}
+
+/// Offers `bytes` as a file download named `name` of type `mime`.
+pub fn save_bytes(bytes: &[u8], name: &str, mime: &str) {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(anchor) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        anchor.set_href(&url);
+        anchor.set_download(name);
+        anchor.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
