@@ -6,9 +6,7 @@
 //   KEY[0]    reset (active low); KEY[3:1] unused
 //   SW[3:0]   strength: the search budget is 2^(14 + min(SW[3:0], 10)) cycles per turn
 //             (0.33 ms at SW = 0 up to 335 ms at SW >= 10, at 50 MHz)
-//   SW[4]     up: skip the search of the opponent's replies (a plain greedy player)
-//   SW[5]     up: also search our answers to those replies (three plies instead of two;
-//             experimental: within small budgets it plays worse, see README.md)
+//   SW[4]     up: skip the check of the opponent's replies (a weaker, plain greedy player)
 // Status:
 //   HEX7      colour: r or b          HEX6   t thinking, - waiting, o game over, blank no game
 //   HEX5-4    width W in hex          HEX3-2 length L in hex          HEX0 SW[3:0]
@@ -75,7 +73,7 @@ module de2_115_top #(
     ) core (
         .clk(clk), .rst(rst), .new_game(new_game), .width(width), .length(length), .red(red),
         .ev_empty(ev_empty), .ev_pop(ev_pop), .ev_data(ev_data),
-        .level(sw_sync[3:0]), .check_en(!sw_sync[4]), .deep_en(sw_sync[5]),
+        .level(sw_sync[3:0]), .check_en(!sw_sync[4]),
         .tx_start(tx_start), .tx_data(tx_data), .tx_busy(tx_busy),
         .thinking(thinking), .game_over(game_over), .have_game(have_game),
         .last_think(last_think)
@@ -94,7 +92,7 @@ module de2_115_top #(
 
     // Inputs and bits the design does not use.
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = &{1'b0, KEY[3:1], sw_sync[17:6], last_think[7:0]};
+    wire unused = &{1'b0, KEY[3:1], sw_sync[17:5], last_think[7:0]};
     /* verilator lint_on UNUSEDSIGNAL */
 
     assign LEDR = last_think[HARD_LOG2:HARD_LOG2-17];

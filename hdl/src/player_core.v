@@ -29,7 +29,7 @@ module player_core #(
     parameter integer DEPTH_AW = 12,       // stack depth 2^DEPTH_AW - 1 steps per turn
     parameter integer BUDGET_BASE = 14,    // budget = 2^(BUDGET_BASE + min(level, 10)) cycles
     parameter integer HARD_LOG2 = 25,      // never think more than 2^HARD_LOG2 cycles
-    parameter integer OPP_LOG2 = 12        // reply search: 2^(OPP_LOG2 + min(level, 4)) cycles
+    parameter integer OPP_LOG2 = 12        // cycles for each check of the opponent's reply
 ) (
     input  wire       clk,
     input  wire       rst,
@@ -43,8 +43,7 @@ module player_core #(
     input  wire [3:0] ev_data,
     // Strength.
     input  wire [3:0] level,
-    input  wire       check_en,  // search the opponent's replies (ply 2)
-    input  wire       deep_en,   // ... and our answers to them (ply 3)
+    input  wire       check_en,
     // To the transmitter.
     output reg        tx_start,
     output reg  [7:0] tx_data,
@@ -67,7 +66,6 @@ module player_core #(
     localparam [23:0] REPLY_MAX = 24'h1FE000;  // reply = 255: no reply found (yet)
     localparam [DEPTH_AW-1:0] DMAX = {DEPTH_AW{1'b1}};
     localparam [4:0] BUDGET_LOG2_0 = BUDGET_BASE[4:0];
-    localparam [4:0] OPP_LOG2_0 = OPP_LOG2[4:0];
 
     // ---------------------------------------------------------------------------------------
     // Registers.
@@ -82,12 +80,8 @@ module player_core #(
     reg [7:0]  mask_cur;    // the field byte of the ball's point (kept equal to the RAM's)
     reg [7:0]  mt_r;        // the byte of the point just arrived at, before the step
     reg        any_legal;   // a legal step exists from the current node
-    reg [1:0]  push_kind;   // 0 a bounce, 1 starts the opponent's replies, 2 our answers
+    reg        push_check;  // the push starts a check of the opponent's reply
     reg        opp_active;  // the levels >= base_opp belong to the opponent's reply search
-    reg        ply2;        // the levels >= base2 belong to our answers to one reply
-    reg [DEPTH_AW-1:0] base2;
-    reg [7:0]  val2;        // our best progress after that reply found so far
-    reg        unw_ply2;    // the unwinding ends the search of our answers
     reg [DEPTH_AW-1:0] base_opp;
     reg        threat;      // the opponent's reply search found a goal into ours
     reg        unw;         // popping until d == unw_target
@@ -104,9 +98,7 @@ module player_core #(
     reg [DEPTH_AW:0] tx_k;
     reg [HARD_LOG2:0] think_cyc;
     reg [4:0]  budget_log2;
-    reg [16:0] opp_cyc;
-    reg [4:0]  opp_log2;
-    reg        opp_hit;
+    reg [OPP_LOG2:0] opp_cyc;
     reg        think_r;
 
     assign thinking = think_r;
@@ -201,9 +193,8 @@ module player_core #(
 
     // ---------------------------------------------------------------------------------------
     // The step under consideration and its target point.
-    // Who moves at level d, and at the top of the stack (S_NODE).
-    wire       side_lvl = red ^ (opp_active && d >= base_opp && !(ply2 && d >= base2));
-    wire       side_now = red ^ (opp_active && !ply2);
+    wire       side_lvl = red ^ (opp_active && d >= base_opp);  // who moves at level d
+    wire       side_now = red ^ opp_active;                     // who moves in S_NODE
     wire [2:0] node_dir = order(side_now, i);
 
     reg [2:0] dir;
@@ -262,7 +253,6 @@ module player_core #(
     wire unchecked_beats = unchecked_r > best_score;
     wire reply_cut = {2'b01, 1'b1, reply_min_r, cand[12:5], 5'h1f} <= best_score;
 
-    wire [7:0]  reply_min2 = (val2 < opp_min) ? val2 : opp_min;
     wire [23:0] checked = cand | (threat ? 24'd0 : SAFE_BIT) | {3'd0, opp_min, 13'd0};
 
     // The budget is a power of two, so it is spent once bit budget_log2 of the counter has been
@@ -273,10 +263,7 @@ module player_core #(
         else if (think_cyc[budget_log2]) budget_hit <= 1'b1;
     end
     wire hard_hit = think_cyc[HARD_LOG2];
-    always @(posedge clk) begin
-        if (state == S_PUSH && push_kind == 2'd1) opp_hit <= 1'b0;
-        else if (opp_cyc[opp_log2]) opp_hit <= 1'b1;
-    end
+    wire opp_hit = opp_cyc[OPP_LOG2];
 
     // ---------------------------------------------------------------------------------------
     // Field RAM ports.
@@ -298,8 +285,8 @@ module player_core #(
             S_ARRIVE: begin
                 // Draw the arrival half of a step we are about to push.
                 fw = (|fld_rdata) ? (d != DMAX)
-                                  : (d != DMAX && ((!opp_active && check_en && may_beat)
-                                                   || (opp_active && !ply2 && deep_en)));
+                                  : (!opp_active && check_en && d != DMAX
+                                     && may_beat);
                 fwa = t_addr;
                 fwd = fld_rdata | bit_of(rev);
             end
@@ -346,9 +333,7 @@ module player_core #(
             game_over  <= 1'b0;
             think_r    <= 1'b0;
             opp_active <= 1'b0;
-            ply2       <= 1'b0;
             unw        <= 1'b0;
-            unw_ply2   <= 1'b0;
             final_unw  <= 1'b0;
             tx_data    <= 8'd0;
             if (rst) last_think <= {(HARD_LOG2 + 1) {1'b0}};
@@ -417,11 +402,8 @@ module player_core #(
                     i          <= 3'd0;
                     any_legal  <= 1'b0;
                     opp_active <= 1'b0;
-                    ply2       <= 1'b0;
                     unw        <= 1'b0;
-                    unw_ply2   <= 1'b0;
                     final_unw  <= 1'b0;
-                    opp_log2   <= OPP_LOG2_0 + ((level > 4'd4) ? 5'd4 : {1'b0, level});
                     best_score <= 24'd0;
                     best_len   <= {(DEPTH_AW + 1) {1'b0}};
                     state      <= S_THINK1;
@@ -461,17 +443,6 @@ module player_core #(
                             end else begin
                                 state <= S_NEXTI;
                             end
-                        end else if (ply2) begin
-                            if (goal_by_red == red) begin
-                                // We would score after this reply: the opponent avoids it.
-                                val2       <= 8'hff;
-                                unw        <= 1'b1;
-                                unw_ply2   <= 1'b1;
-                                unw_target <= base2 - 1'b1;
-                                state      <= S_UNW;
-                            end else begin
-                                state <= S_NEXTI;
-                            end
                         end else if (goal_by_red == red) begin
                             // The opponent's own goal: not a threat.
                             state <= S_NEXTI;
@@ -495,24 +466,8 @@ module player_core #(
                     mt_r      <= fld_rdata;
                     if (|fld_rdata) begin
                         // A bounce: go on from there.
-                        push_kind <= 2'd0;
-                        state     <= (d != DMAX) ? S_PUSH : S_NEXTI;
-                    end else if (opp_active && ply2) begin
-                        // Our answer ends here.
-                        if (ordinary_r[12:5] > val2) val2 <= ordinary_r[12:5];
-                        if (ordinary_r[12:5] >= opp_min || val2 >= opp_min) begin
-                            // Cut-off: the opponent has a better reply already.
-                            unw        <= 1'b1;
-                            unw_ply2   <= 1'b1;
-                            unw_target <= base2 - 1'b1;
-                            state      <= S_UNW;
-                        end else begin
-                            state <= S_NEXTI;
-                        end
-                    end else if (opp_active && deep_en && d != DMAX) begin
-                        // The opponent's reply ends here: search our answers.
-                        push_kind <= 2'd2;
-                        state     <= S_PUSH;
+                        push_check <= 1'b0;
+                        state      <= (d != DMAX) ? S_PUSH : S_NEXTI;
                     end else if (opp_active) begin
                         // The opponent's turn ends here without a goal.
                         opp_min <= reply_min_r;
@@ -538,7 +493,7 @@ module player_core #(
                             state <= S_NEXTI;
                         end
                     end else begin
-                        push_kind  <= 2'd1;  // end point: look at the opponent's replies
+                        push_check <= 1'b1;  // end point: look at the opponent's replies
                         cand       <= ordinary_r;
                         state      <= S_PUSH;
                     end
@@ -551,17 +506,12 @@ module player_core #(
                     mask_cur  <= mt_r | bit_of(rev);
                     i         <= 3'd0;
                     any_legal <= 1'b0;
-                    if (push_kind == 2'd1) begin
+                    if (push_check) begin
                         opp_active <= 1'b1;
                         base_opp   <= d + 1'b1;
-                        opp_cyc    <= 17'd0;
+                        opp_cyc    <= {(OPP_LOG2 + 1) {1'b0}};
                         threat     <= 1'b0;
                         opp_min    <= 8'hff;
-                    end
-                    if (push_kind == 2'd2) begin
-                        ply2  <= 1'b1;
-                        base2 <= d + 1'b1;
-                        val2  <= 8'd0;
                     end
                     state <= S_NODE;
                 end
@@ -587,13 +537,7 @@ module player_core #(
                     end
                 end
                 S_EXH2: begin
-                    if (ply2 && d == base2) begin
-                        // All our answers seen (none at all: we would be stuck, val2 = 0).
-                        unw        <= 1'b1;
-                        unw_ply2   <= 1'b1;
-                        unw_target <= base2 - 1'b1;
-                        state      <= S_UNW;
-                    end else if (opp_active && d == base_opp) begin
+                    if (opp_active && d == base_opp) begin
                         unw        <= 1'b1;
                         unw_target <= base_opp - 1'b1;
                         state      <= S_UNW;
@@ -626,21 +570,9 @@ module player_core #(
                         unw <= 1'b0;
                         if (final_unw) begin
                             state <= S_TX_OPEN;
-                        end else if (unw_ply2) begin
-                            // Our answers to one reply are known: val2 is that reply's value.
-                            unw_ply2 <= 1'b0;
-                            ply2     <= 1'b0;
-                            opp_min  <= reply_min2;
-                            if ({2'b01, 1'b1, reply_min2, cand[12:5], 5'h1f} <= best_score) begin
-                                unw        <= 1'b1;  // cut-off, as for a greedy reply
-                                unw_target <= base_opp - 1'b1;
-                            end else begin
-                                state <= S_NEXTI;
-                            end
                         end else begin
                             // The check of the opponent's replies is over.
                             opp_active <= 1'b0;
-                            ply2       <= 1'b0;
                             if (checked > best_score) begin
                                 rec_score <= checked;
                                 rec_last  <= 1'b1;
