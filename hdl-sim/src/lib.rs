@@ -20,6 +20,7 @@ mod error;
 pub mod netlist;
 mod ops;
 mod sim;
+mod split;
 mod uart;
 mod vcd;
 

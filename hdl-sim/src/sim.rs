@@ -10,6 +10,7 @@ use crate::compile::{Gather, Kind, Operand, Program, compile};
 use crate::error::{LoadError, PinError};
 use crate::netlist::{Direction, Module};
 use crate::ops::{self, Scratch, bin_narrow, bin_wide, extend, mask, un_narrow, un_wide, words};
+use crate::split::split_cells;
 
 /// A compiled netlist with its current state.
 #[derive(Clone, Debug)]
@@ -88,7 +89,7 @@ impl Simulator {
     /// Compiles `module` and puts it in its initial state (`init` attributes, memory `INIT`,
     /// every other bit 0, inputs 0), settled.
     pub fn new(module: &Module, clock: Option<&str>) -> Result<Simulator, LoadError> {
-        let p = compile(module, clock)?;
+        let p = compile_splitting_loops(module, clock)?;
         let n = p.insts.len();
         let has_posedge = p.regs.iter().any(|r| r.posedge && r.clocked)
             || p.reads.iter().any(|r| r.posedge)
@@ -998,6 +999,22 @@ fn mem_row(p: &Program, arena: &[u64], m: usize, addr: &Operand) -> Option<usize
         .checked_sub(mem.offset)
         .filter(|r| *r >= 0 && *r < i64::from(mem.size))
         .map(|r| r as usize)
+}
+
+/// Compiles, splitting bitwise cells into bits while they form false loops (see
+/// [`crate::split`]).
+fn compile_splitting_loops(module: &Module, clock: Option<&str>) -> Result<Program, LoadError> {
+    let mut current: Option<Module> = None;
+    loop {
+        let m = current.as_ref().unwrap_or(module);
+        match compile(m, clock) {
+            Err(LoadError::CombinationalLoop { cell, path }) => match split_cells(m, &path) {
+                Some(next) => current = Some(next),
+                None => return Err(LoadError::CombinationalLoop { cell, path }),
+            },
+            other => return other,
+        }
+    }
 }
 
 /// Reads `len` (≤ 64) bits starting at bit `bit` of the value at arena word `off`.

@@ -615,3 +615,15 @@ fn single_bit_gates_and_their_flip_flop() {
         .collect();
     assert_eq!(seen, [(1, 0), (0, 1), (1, 0), (0, 1)]);
 }
+
+#[test]
+fn a_real_loop_through_a_wide_cell_is_still_rejected_after_splitting() {
+    // y = ~y on 4 bits: every bit depends on itself, splitting cannot help.
+    let json = r#"{"modules":{"t":{"attributes":{"top":"1"},
+      "ports":{"y":{"direction":"output","bits":[2,3,4,5]}},
+      "cells":{"inv":{"type":"$not","parameters":{"A_WIDTH":"100","Y_WIDTH":"100"},"connections":{"A":[2,3,4,5],"Y":[2,3,4,5]}}}}}}"#;
+    match err(json) {
+        LoadError::CombinationalLoop { cell, .. } => assert!(cell.starts_with("inv["), "{cell}"),
+        other => panic!("{other}"),
+    }
+}

@@ -83,3 +83,13 @@ fn ffs_matches_committed_icarus_trace() {
 fn ffs_matches_icarus_on_long_random_stimuli() {
     check_live(&DESIGNS[3]);
 }
+
+#[test]
+fn false_loops_match_committed_icarus_trace() {
+    check_trace(&DESIGNS[4]);
+}
+
+#[test]
+fn false_loops_match_icarus_on_long_random_stimuli() {
+    check_live(&DESIGNS[4]);
+}

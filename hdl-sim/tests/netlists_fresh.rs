@@ -25,10 +25,18 @@ fn committed_netlists_match_yosys() {
     let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let dir = tempfile_dir();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../hdl/netlist.sh");
-    for (name, top) in [("ops", "ops_top"), ("mem", "mem"), ("cpu", "cpu"), ("loop", "loop")] {
+    for (name, top) in [
+        ("ops", "ops_top"),
+        ("mem", "mem"),
+        ("cpu", "cpu"),
+        ("loop", "loop"),
+        ("loops", "loops"),
+    ] {
         let committed = std::fs::read_to_string(designs().join(format!("{name}.json"))).unwrap();
         if creator(&committed).as_deref() != Some(version.as_str()) {
-            eprintln!("NOTICE: {name}.json was written by another yosys than {version:?}, skipping it");
+            eprintln!(
+                "NOTICE: {name}.json was written by another yosys than {version:?}, skipping it"
+            );
             continue;
         }
         let out = dir.join(format!("{name}.json"));
@@ -44,14 +52,24 @@ fn committed_netlists_match_yosys() {
             .unwrap();
         assert!(st.success(), "netlist.sh failed on {name}");
         let fresh = std::fs::read_to_string(&out).unwrap();
-        assert!(fresh == committed, "tests/designs/{name}.json is stale: regenerate it with hdl/netlist.sh {top} {name}.json {name}.v");
+        assert!(
+            fresh == committed,
+            "tests/designs/{name}.json is stale: regenerate it with hdl/netlist.sh {top} {name}.json {name}.v"
+        );
     }
-    let st = Command::new("bash").arg(designs().join("ffs.sh")).env("OUT_DIR", &dir).status().unwrap();
+    let st = Command::new("bash")
+        .arg(designs().join("ffs.sh"))
+        .env("OUT_DIR", &dir)
+        .status()
+        .unwrap();
     assert!(st.success());
     for name in ["ffs", "async"] {
         let committed = std::fs::read_to_string(designs().join(format!("{name}.json"))).unwrap();
         let fresh = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
-        assert!(fresh == committed, "tests/designs/{name}.json is stale: rerun tests/designs/ffs.sh");
+        assert!(
+            fresh == committed,
+            "tests/designs/{name}.json is stale: rerun tests/designs/ffs.sh"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -35,6 +35,10 @@ pub const DESIGNS: &[Design] = &[
         name: "ffs",
         top: "ffs",
     },
+    Design {
+        name: "loops",
+        top: "loops",
+    },
 ];
 
 impl Design {
