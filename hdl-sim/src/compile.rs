@@ -1363,21 +1363,19 @@ fn levelize(b: &Builder) -> Result<Vec<u32>, LoadError> {
 
 fn inst_label(b: &Builder, i: usize) -> String {
     let inst = &b.insts[i];
-    if inst.cell == u32::MAX {
-        format!("(wiring of {})", b.net_label_of_sig(inst.y.sig))
-    } else {
-        b.cell_names[inst.cell as usize].clone()
+    if inst.cell != u32::MAX {
+        return b.cell_names[inst.cell as usize].clone();
     }
-}
-
-impl Builder<'_> {
-    fn net_label_of_sig(&self, sig: SigId) -> String {
-        self.drivers
-            .iter()
-            .filter(|(_, (s, _))| *s == sig)
-            .map(|(n, _)| self.net_label(Bit::Net(*n)))
-            .min()
-            .unwrap_or_else(|| format!("signal {sig}"))
+    // A gather has no cell of its own: name the cell it feeds.
+    let reader = b
+        .inst_inputs
+        .iter()
+        .enumerate()
+        .find(|(k, deps)| deps.contains(&inst.y.sig) && b.insts[*k].cell != u32::MAX)
+        .map(|(k, _)| b.cell_names[b.insts[k].cell as usize].clone());
+    match reader {
+        Some(cell) => format!("(bit wiring into {cell})"),
+        None => "(bit wiring)".to_string(),
     }
 }
 
