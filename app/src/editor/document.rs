@@ -239,7 +239,10 @@ mod tests {
     fn a_thousand_steps_undo_to_the_start() {
         let mut doc = Document::new(Circuit::blank());
         for i in 0..1000 {
-            doc.paint([Pos::new(i % 150, 10 + i / 150)], b"JKLMNOP"[(i % 7) as usize]);
+            doc.paint(
+                [Pos::new(i % 150, 10 + i / 150)],
+                b"JKLMNOP"[(i % 7) as usize],
+            );
             doc.end_stroke();
         }
         while doc.undo() {}

@@ -84,13 +84,21 @@ pub fn draw(surface: &Surface, bitmap: &HtmlCanvasElement, scene: &Scene) {
     let v = scene.view;
     let s = f64::from(v.scale);
     let (left, top) = (f64::from(v.left), f64::from(v.top));
-    let (w, h) = (f64::from(Circuit::WIDTH) * s, f64::from(Circuit::HEIGHT) * s);
+    let (w, h) = (
+        f64::from(Circuit::WIDTH) * s,
+        f64::from(Circuit::HEIGHT) * s,
+    );
     let px = scene.ratio.max(1.0).round();
     let rect = |x: i32, y: i32| (left + f64::from(x) * s, top + f64::from(y) * s);
 
     // The stage around the circuit, and a soft shadow under it.
     ctx.set_fill_style_str("#0b1220");
-    ctx.fill_rect(0.0, 0.0, f64::from(surface.width), f64::from(surface.height));
+    ctx.fill_rect(
+        0.0,
+        0.0,
+        f64::from(surface.width),
+        f64::from(surface.height),
+    );
     ctx.set_fill_style_str("rgba(0,0,0,0.45)");
     ctx.fill_rect(left + 3.0 * px, top + 4.0 * px, w, h);
     ctx.set_image_smoothing_enabled(false);

@@ -38,7 +38,8 @@ impl Rect {
 
     /// Every cell, in reading order.
     pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
-        (self.top..=self.bottom).flat_map(move |y| (self.left..=self.right).map(move |x| Pos::new(x, y)))
+        (self.top..=self.bottom)
+            .flat_map(move |y| (self.left..=self.right).map(move |x| Pos::new(x, y)))
     }
 }
 
@@ -105,7 +106,10 @@ mod tests {
         assert_eq!((r.left, r.top, r.right, r.bottom), (2, 3, 5, 8));
         assert_eq!(r.cells().count(), 4 * 6);
         let edge = Rect::spanning(Pos::new(-4, -4), Pos::new(1, 200)).unwrap();
-        assert_eq!((edge.left, edge.top, edge.right, edge.bottom), (0, 0, 1, 99));
+        assert_eq!(
+            (edge.left, edge.top, edge.right, edge.bottom),
+            (0, 0, 1, 99)
+        );
         assert_eq!(Rect::spanning(Pos::new(-4, -4), Pos::new(-1, 5)), None);
     }
 
@@ -118,7 +122,10 @@ mod tests {
         assert_eq!(at_home.len(), 15);
         assert!(at_home.iter().all(|&(p, ch)| circuit.cell(p.x, p.y) == ch));
         assert_eq!(block.placed(Pos::new(147, 98)).count(), 3 * 2);
-        let floating = Floating { block, at: Pos::new(10, 10) };
+        let floating = Floating {
+            block,
+            at: Pos::new(10, 10),
+        };
         assert!(floating.contains(Pos::new(14, 12)));
         assert!(!floating.contains(Pos::new(15, 12)));
     }

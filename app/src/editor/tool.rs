@@ -176,11 +176,17 @@ pub fn shortcut(keys: Keys<'_>) -> Option<Command> {
 
 /// The cheatsheet: every shortcut that is not a tool's, with what it does.
 pub const OTHER_SHORTCUTS: &[(&str, &str)] = &[
-    ("Left / right button", "paint the primary / secondary colour"),
+    (
+        "Left / right button",
+        "paint the primary / secondary colour",
+    ),
     ("X", "swap primary and secondary colours"),
     ("Ctrl+Z", "undo"),
     ("Ctrl+Shift+Z, Ctrl+Y", "redo"),
-    ("Ctrl+C / Ctrl+X / Ctrl+V", "copy / cut / paste the selection"),
+    (
+        "Ctrl+C / Ctrl+X / Ctrl+V",
+        "copy / cut / paste the selection",
+    ),
     ("Delete", "clear the selection to the secondary colour"),
     ("Enter, Esc", "drop the selection"),
     ("Wheel, pinch, + / −", "zoom"),
@@ -212,8 +218,15 @@ mod tests {
                 Some(k) => (true, k),
                 None => (false, tool.key()),
             };
-            assert_eq!(press(key, false, shift), Some(Command::Tool(tool)), "{tool:?}");
-            assert_eq!(press(&key.to_lowercase(), false, shift), Some(Command::Tool(tool)));
+            assert_eq!(
+                press(key, false, shift),
+                Some(Command::Tool(tool)),
+                "{tool:?}"
+            );
+            assert_eq!(
+                press(&key.to_lowercase(), false, shift),
+                Some(Command::Tool(tool))
+            );
         }
     }
 

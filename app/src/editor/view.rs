@@ -169,7 +169,11 @@ mod tests {
         assert_eq!(v.cell_at(899.9, 619.9), Pos::new(149, 99));
         assert_eq!(v.cell_at(-0.1, 19.9), Pos::new(-1, -1));
         assert_eq!(v.centre_of(Pos::new(1, 1)), (9.0, 29.0));
-        let hidpi = Frame { ratio: 2.0, width: 1800, height: 1280 };
+        let hidpi = Frame {
+            ratio: 2.0,
+            width: 1800,
+            height: 1280,
+        };
         assert_eq!(View::fit(hidpi).scale, 12);
         assert_eq!(hidpi.one_scale(), 2);
         assert_eq!(hidpi.max_scale(), 32);

@@ -65,8 +65,12 @@ enum Par {
         revision: u64,
         previous: Option<SolvedLap>,
     },
-    /// The optimal lap of `revision`.
-    Done { lap: SolvedLap, revision: u64 },
+    /// The optimal lap of `revision`, solved in `millis` by the worker.
+    Done {
+        lap: SolvedLap,
+        revision: u64,
+        millis: f64,
+    },
     /// No lap (or the worker failed).
     Failed { reason: String, revision: u64 },
 }
@@ -80,11 +84,17 @@ pub enum Msg {
     KeyDown(KeyboardEvent),
     KeyUp(KeyboardEvent),
     Command(Command),
-    SetColour { secondary: bool, ch: u8 },
+    SetColour {
+        secondary: bool,
+        ch: u8,
+    },
     New,
     Preset(String),
     OpenFiles(Vec<File>),
-    Loaded { name: String, result: Result<Vec<u8>, String> },
+    Loaded {
+        name: String,
+        result: Result<Vec<u8>, String>,
+    },
     SaveCir,
     ExportBmp,
     ExportPng,
@@ -128,6 +138,8 @@ pub struct Editor {
     report: Report,
     finish: Option<FinishLine>,
     checked: u64,
+    /// How long the last conformity check took, in milliseconds.
+    check_millis: f64,
     par: Par,
     next_id: RequestId,
     notice: Option<(bool, String)>,
@@ -175,6 +187,7 @@ impl Component for Editor {
             report: Report::default(),
             finish: None,
             checked: u64::MAX,
+            check_millis: 0.0,
             par: Par::NotConforming,
             next_id: 1,
             notice: None,
@@ -234,7 +247,8 @@ impl Component for Editor {
                     Some(sample) => match Circuit::parse(sample.text.as_bytes()) {
                         Ok(circuit) => self.load(circuit, sample.name.to_owned()),
                         Err(e) => {
-                            self.notice = Some((true, format!("{}.cir cannot be read: {e}", sample.name)))
+                            self.notice =
+                                Some((true, format!("{}.cir cannot be read: {e}", sample.name)))
                         }
                     },
                     None => return false,
@@ -523,7 +537,9 @@ impl Editor {
         }
         self.checked = revision;
         let circuit = self.doc.circuit();
+        let start = now();
         self.report = conformity::check(circuit);
+        self.check_millis = now() - start;
         self.finish = physics::finish_line(circuit);
         if save {
             browser::autosave(&self.name, circuit);
@@ -568,7 +584,15 @@ impl Editor {
             return false;
         }
         self.par = match response {
-            Response::Solved { outcome: Ok(lap), .. } => Par::Done { lap, revision },
+            Response::Solved {
+                outcome: Ok(lap),
+                millis,
+                ..
+            } => Par::Done {
+                lap,
+                revision,
+                millis,
+            },
             Response::Solved {
                 outcome: Err(reason),
                 ..
@@ -636,18 +660,30 @@ impl Editor {
             return true;
         }
         let secondary = e.button() == 2;
-        let ch = if secondary { self.secondary } else { self.primary };
+        let ch = if secondary {
+            self.secondary
+        } else {
+            self.primary
+        };
         if self.tool != Tool::Select {
             self.drop_floating();
         }
         match self.tool {
             Tool::Pencil | Tool::Brush | Tool::Eraser => {
-                let ch = if self.tool == Tool::Eraser { Circuit::TRACK } else { ch };
+                let ch = if self.tool == Tool::Eraser {
+                    Circuit::TRACK
+                } else {
+                    ch
+                };
                 self.doc.paint(self.footprint(p), ch);
                 self.drag = Some(Drag::Paint { ch, last: p });
             }
             Tool::Line | Tool::Rectangle | Tool::FilledRectangle => {
-                self.drag = Some(Drag::Shape { ch, start: p, end: p });
+                self.drag = Some(Drag::Shape {
+                    ch,
+                    start: p,
+                    end: p,
+                });
             }
             Tool::Fill => {
                 let cells = paint::flood(self.doc.circuit(), p);
@@ -709,8 +745,14 @@ impl Editor {
         let point = self.event_point(e);
         if e.pointer_type() == "touch" && self.touches.contains_key(&e.pointer_id()) {
             self.touches.insert(e.pointer_id(), point);
-            if let (Some(Drag::Pinch { view, distance: d0, middle: m0 }), Some(frame)) =
-                (self.drag.clone(), self.frame)
+            if let (
+                Some(Drag::Pinch {
+                    view,
+                    distance: d0,
+                    middle: m0,
+                }),
+                Some(frame),
+            ) = (self.drag.clone(), self.frame)
             {
                 let pts: Vec<_> = self.touches.values().copied().collect();
                 if pts.len() < 2 {
@@ -886,10 +928,11 @@ impl Editor {
             Command::Paste => {
                 self.drop_floating();
                 if let Some(block) = self.clipboard.clone() {
+                    // Under the pointer if it is on the circuit, else over the selection.
                     let at = self
-                        .selection
-                        .map(|r| Pos::new(r.left, r.top))
-                        .or(self.hover)
+                        .hover
+                        .filter(|p| Circuit::contains(p.x, p.y))
+                        .or(self.selection.map(|r| Pos::new(r.left, r.top)))
                         .unwrap_or(Pos::new(2, 2));
                     self.floating = Some(Floating { block, at });
                     self.tool = Tool::Select;
@@ -1048,10 +1091,16 @@ impl Editor {
         let link = ctx.link();
         let swatch = |ch: u8| {
             let label = colour_name(ch);
-            let pick = link.callback(move |_: MouseEvent| Msg::SetColour { secondary: false, ch });
+            let pick = link.callback(move |_: MouseEvent| Msg::SetColour {
+                secondary: false,
+                ch,
+            });
             let pick2 = link.callback(move |e: MouseEvent| {
                 e.prevent_default();
-                Msg::SetColour { secondary: true, ch }
+                Msg::SetColour {
+                    secondary: true,
+                    ch,
+                }
             });
             let id = if ch == Circuit::TRACK {
                 "track".to_owned()
@@ -1072,7 +1121,12 @@ impl Editor {
             }
         };
         let order: Vec<u8> = std::iter::once(Circuit::TRACK)
-            .chain(colour::PALETTE_CHARS.iter().copied().filter(|&c| c != Circuit::TRACK))
+            .chain(
+                colour::PALETTE_CHARS
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != Circuit::TRACK),
+            )
             .collect();
         html! {
             <section class="editor-card">
@@ -1101,7 +1155,8 @@ impl Editor {
         html! {
             <section class="editor-card" data-testid="conformity"
                 data-conforming={conforming.to_string()} data-rules={rules}
-                data-revision={self.checked.to_string()}>
+                data-revision={self.checked.to_string()}
+                data-check-ms={format!("{:.1}", self.check_millis)}>
                 <h2>
                     { "Conformity " }
                     if conforming {
@@ -1155,14 +1210,20 @@ impl Editor {
                     </p>
                 },
             ),
-            Par::Done { lap, revision } => (
+            Par::Done {
+                lap,
+                revision,
+                millis,
+            } => (
                 "done",
                 Some(lap.time_shown()),
                 Some(*revision),
                 html! {
                     <>
                         <p class="par-value">{ format!("{} s", lap.time_shown()) }</p>
-                        <p class="hint">{ format!("{} moves by the optimal pilot. Press O to draw the lap.", lap.moves()) }</p>
+                        <p class="hint" data-testid="par-detail" data-solve-ms={format!("{millis:.1}")}>
+                            { format!("{} moves by the optimal pilot, solved in {millis:.0} ms. Press O to draw the lap.", lap.moves()) }
+                        </p>
                     </>
                 },
             ),
@@ -1206,6 +1267,13 @@ impl Editor {
             </div>
         }
     }
+}
+
+/// The page's clock, in milliseconds.
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// A coordinate of an event as `f64` (web-sys types them `i32` or `f64` depending on the target).

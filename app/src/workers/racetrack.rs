@@ -64,10 +64,12 @@ pub struct NamedFile {
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Response {
-    /// The lap a pilot drove, or why there is none (the circuit does not parse, no lap exists).
+    /// The lap a pilot drove, or why there is none (the circuit does not parse, no lap exists),
+    /// and how long the worker took, in milliseconds (0 where no clock is available).
     Solved {
         id: RequestId,
         outcome: Result<SolvedLap, String>,
+        millis: f64,
     },
     /// One verdict per file, in the order given.
     Judged {
@@ -134,15 +136,22 @@ pub struct JudgedLap {
     pub speed_kmh: f64,
 }
 
-/// Runs one request to completion. `Cancel` has nothing to run and answers `Cancelled`.
-pub fn handle(request: Request) -> Response {
+/// Runs one request to completion, reading the time with `clock` (milliseconds). `Cancel` has
+/// nothing to run and answers `Cancelled`.
+pub fn handle(request: Request, clock: impl Fn() -> f64) -> Response {
     match request {
         Request::Solve { id, circuit, pilot } => {
+            let start = clock();
             let outcome = Circuit::parse(circuit.as_bytes())
                 .map_err(|e| format!("the circuit cannot be read: {e}"))
                 .and_then(|c| pilot.fly(&c).map_err(|e| e.to_string()))
                 .map(|lap| SolvedLap::of(&lap));
-            Response::Solved { id, outcome }
+            let millis = clock() - start;
+            Response::Solved {
+                id,
+                outcome,
+                millis,
+            }
         }
         Request::Judge { id, circuit, files } => match Circuit::parse(circuit.as_bytes()) {
             Ok(c) => Response::Judged {
@@ -251,6 +260,15 @@ mod agent {
     /// The worker's only internal message: time to run what is queued.
     pub struct Drain;
 
+    /// The worker's clock, in milliseconds.
+    fn now() -> f64 {
+        js_sys::global()
+            .dyn_into::<web_sys::WorkerGlobalScope>()
+            .ok()
+            .and_then(|g| g.performance())
+            .map_or(0.0, |p| p.now())
+    }
+
     impl Worker for RacetrackWorker {
         type Message = Drain;
         type Input = Request;
@@ -267,7 +285,7 @@ mod agent {
             self.drain_scheduled = false;
             for (sender, next) in self.queue.drain() {
                 let response = match next {
-                    Next::Run(request) => handle(request),
+                    Next::Run(request) => handle(request, now),
                     Next::Drop(id) => Response::Cancelled { id },
                 };
                 scope.respond(sender, response);
@@ -308,18 +326,21 @@ mod tests {
 
     #[test]
     fn solves_a_sample_and_reports_errors() {
-        let Response::Solved { id, outcome } = handle(solve(7, "ring")) else {
+        let Response::Solved { id, outcome, .. } = handle(solve(7, "ring"), || 0.0) else {
             panic!("not solved");
         };
         assert_eq!(id, 7);
         let lap = outcome.unwrap();
         assert_eq!(lap.positions[0], Pos::new(40, 4));
         assert!(lap.seconds > 0.0 && lap.seconds <= lap.moves() as f64);
-        let Response::Solved { outcome, .. } = handle(Request::Solve {
-            id: 8,
-            circuit: "no".into(),
-            pilot: Pilot::Demo,
-        }) else {
+        let Response::Solved { outcome, .. } = handle(
+            Request::Solve {
+                id: 8,
+                circuit: "no".into(),
+                pilot: Pilot::Demo,
+            },
+            || 0.0,
+        ) else {
             panic!("not solved");
         };
         assert!(outcome.unwrap_err().contains("cannot be read"));
@@ -332,20 +353,23 @@ mod tests {
             .fly(&Circuit::parse(ring.as_bytes()).unwrap())
             .unwrap();
         let good = lap.to_f1("optimal", "ring.cir").into_bytes();
-        let Response::Judged { verdicts, .. } = handle(Request::Judge {
-            id: 1,
-            circuit: ring.to_owned(),
-            files: vec![
-                NamedFile {
-                    name: "good.f1".into(),
-                    bytes: good,
-                },
-                NamedFile {
-                    name: "bad.f1".into(),
-                    bytes: b"x\r\nring.cir\r\n41,4\r\n".to_vec(),
-                },
-            ],
-        }) else {
+        let Response::Judged { verdicts, .. } = handle(
+            Request::Judge {
+                id: 1,
+                circuit: ring.to_owned(),
+                files: vec![
+                    NamedFile {
+                        name: "good.f1".into(),
+                        bytes: good,
+                    },
+                    NamedFile {
+                        name: "bad.f1".into(),
+                        bytes: b"x\r\nring.cir\r\n41,4\r\n".to_vec(),
+                    },
+                ],
+            },
+            || 0.0,
+        ) else {
             panic!("not judged");
         };
         assert_eq!(verdicts[0].name, "good.f1");

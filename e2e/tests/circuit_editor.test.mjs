@@ -1,0 +1,379 @@
+// The circuit editor (#/circuits): drawing with real mouse events, live conformity, par time
+// from the worker, undo/redo, autosave across a reload, .cir and BMP files, and a benchmark of
+// the par-time latency after a stroke on every sample circuit.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import { launch, openPage, pair, pixel, visit } from '../lib/harness.mjs';
+
+const CANVAS = 'canvas[data-testid="circuit-canvas"]';
+const CONFORMITY = '[data-testid="conformity"]';
+const PAR = '[data-testid="par-time"]';
+const SAMPLES = new URL('../../engine/samples/', import.meta.url);
+const samplePath = (name) => new URL(`${name}.cir`, SAMPLES).pathname;
+const sampleText = (name) => readFileSync(samplePath(name), 'latin1');
+// The conforming samples, as engine/src/racetrack/samples.rs lists them.
+const CONFORMING = ['ring', 'street', 'hairpins', 'serpentine', 'traps', 'narrow', 'diagonals', 'spiral', 'needle'];
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+// The page coordinates of the centre of cell (x, y), from the layout the canvas reports.
+async function cellPoint(page, x, y) {
+  const cell = Number(await page.getAttribute(CANVAS, 'data-cell'));
+  const [left, top] = pair(await page.getAttribute(CANVAS, 'data-origin'));
+  const ratio = await page.evaluate(() => window.devicePixelRatio);
+  const box = await page.locator(CANVAS).boundingBox();
+  return [box.x + (left + (x + 0.5) * cell) / ratio, box.y + (top + (y + 0.5) * cell) / ratio];
+}
+
+// The buffer pixel at the centre of cell (x, y).
+async function cellPixel(page, x, y) {
+  const cell = Number(await page.getAttribute(CANVAS, 'data-cell'));
+  const [left, top] = pair(await page.getAttribute(CANVAS, 'data-origin'));
+  return pixel(page, CANVAS, left + x * cell + cell / 2 - 0.5, top + y * cell + cell / 2 - 0.5);
+}
+
+// A press at one cell, a drag through `steps` intermediate points, a release at another.
+async function drag(page, from, to, { button = 'left', steps = 8 } = {}) {
+  const [x0, y0] = await cellPoint(page, ...from);
+  const [x1, y1] = await cellPoint(page, ...to);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down({ button });
+  await page.mouse.move(x1, y1, { steps });
+  await page.mouse.up({ button });
+}
+
+async function revision(page) {
+  return Number(await page.getAttribute(CANVAS, 'data-revision'));
+}
+
+// Waits until conformity has been checked on the circuit as it is now, and returns it.
+async function conformity(page) {
+  await page.waitForFunction(
+    ({ canvas, conformity }) =>
+      document.querySelector(canvas)?.dataset.revision ===
+      document.querySelector(conformity)?.dataset.revision,
+    { canvas: CANVAS, conformity: CONFORMITY },
+  );
+  return {
+    conforming: await page.getAttribute(CONFORMITY, 'data-conforming'),
+    rules: await page.getAttribute(CONFORMITY, 'data-rules'),
+  };
+}
+
+// Waits for the par time of the circuit as it is now.
+async function parTime(page) {
+  await page.waitForFunction(
+    ({ canvas, par }) => {
+      const p = document.querySelector(par);
+      return (
+        p?.dataset.state === 'done' &&
+        p.dataset.revision === document.querySelector(canvas)?.dataset.revision
+      );
+    },
+    { canvas: CANVAS, par: PAR },
+    { timeout: 30_000 },
+  );
+  return page.getAttribute(PAR, 'data-time');
+}
+
+async function choose(page, testid) {
+  await page.click(`[data-testid="${testid}"]`);
+}
+
+async function download(page, testid) {
+  const [file] = await Promise.all([page.waitForEvent('download'), choose(page, testid)]);
+  const path = await file.path();
+  return { name: file.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+// A clean editor: a fresh page (so no autosave), on a blank circuit.
+async function blankEditor(options) {
+  const opened = await openPage(browser, options);
+  await visit(opened.page, '#/circuits');
+  await opened.page.waitForSelector(`${CANVAS}[data-cell]`);
+  await choose(opened.page, 'new');
+  await opened.page.waitForSelector(`${CANVAS}[data-sample="untitled"]`);
+  return opened;
+}
+
+// Draws a rectangular loop: track from (10,2) to (139,90), grass infield (20,7)–(129,80).
+async function drawLoop(page) {
+  await page.keyboard.press('Shift+R');
+  assert.equal(await page.getAttribute(CANVAS, 'data-tool'), 'filled-rectangle');
+  await choose(page, 'colour-track');
+  await drag(page, [10, 2], [139, 90]);
+  await choose(page, 'colour-C');
+  await drag(page, [20, 7], [129, 80]);
+}
+
+test('a circuit drawn from blank with the mouse conforms and gets a par time', async () => {
+  const { page, problems, close } = await blankEditor();
+  try {
+    const blank = await conformity(page);
+    assert.equal(blank.conforming, 'false');
+    assert.match(blank.rules, /^\d(,\d)*$/);
+    assert.ok(blank.rules.split(',').includes('4'), `blank breaks rule 4, got ${blank.rules}`);
+    assert.equal(await page.getAttribute(PAR, 'data-state'), 'none');
+    assert.equal(await page.getAttribute(PAR, 'data-time'), null);
+
+    await drawLoop(page);
+    assert.deepEqual(await conformity(page), { conforming: 'true', rules: '' });
+    const par = await parTime(page);
+    assert.match(par, /^\d+\.\d\d$/);
+    assert.ok(Number(par) > 5 && Number(par) < 100, `par time ${par}`);
+
+    // The cells really are painted: track at (15,50), grass at (70,40).
+    assert.deepEqual(await cellPixel(page, 15, 50), [128, 128, 128, 255]);
+    assert.deepEqual(await cellPixel(page, 70, 40), [0, 128, 0, 255]);
+
+    // A pencil stroke of grass across the bottom straight cuts the loop (rule 4) and leaves a
+    // one-cell-wide passage nowhere: only rule 4 breaks.
+    await page.keyboard.press('p');
+    await drag(page, [70, 81], [70, 90]);
+    const cut = await conformity(page);
+    assert.equal(cut.conforming, 'false');
+    assert.ok(cut.rules.split(',').includes('4'), `cut breaks rule 4, got ${cut.rules}`);
+    assert.equal(await page.getAttribute(PAR, 'data-state'), 'none');
+    assert.ok((await page.locator('[data-testid="violation"]').count()) >= 1);
+
+    // Undo / redo with the keyboard and the on-screen buttons.
+    await page.keyboard.press('Control+z');
+    assert.equal((await conformity(page)).conforming, 'true');
+    assert.equal(await parTime(page), par);
+    await page.keyboard.press('Control+Shift+z');
+    assert.equal((await conformity(page)).conforming, 'false');
+    await choose(page, 'undo');
+    assert.equal((await conformity(page)).conforming, 'true');
+    await choose(page, 'redo');
+    assert.equal((await conformity(page)).conforming, 'false');
+    await page.keyboard.press('Control+z');
+    assert.equal((await conformity(page)).conforming, 'true');
+    // Undo back to the blank circuit, and Ctrl+Y all the way forward again.
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    assert.deepEqual(await conformity(page), blank);
+    await page.keyboard.press('Control+y');
+    await page.keyboard.press('Control+y');
+    assert.deepEqual(await conformity(page), { conforming: 'true', rules: '' });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the work in progress survives a reload, and saves as a .cir', async () => {
+  const { page, problems, close } = await blankEditor();
+  try {
+    await drawLoop(page);
+    // A pencil stroke in white, outside the loop.
+    await page.keyboard.press('p');
+    await choose(page, 'colour-P');
+    await drag(page, [5, 95], [8, 95]);
+    assert.equal((await conformity(page)).conforming, 'true');
+    const { name, bytes } = await download(page, 'save-cir');
+    assert.equal(name, 'untitled.cir');
+    const lines = bytes.toString('latin1').split('\r\n');
+    assert.equal(lines.length, 101); // 100 lines, each ended by CRLF
+    assert.equal(lines[100], '');
+    assert.ok(lines.slice(0, 100).every((l) => l.length === 150));
+    assert.equal(lines[50][15], ' ');
+    assert.equal(lines[40][70], 'C');
+    assert.equal(lines[95].slice(5, 9), 'PPPP');
+    assert.equal(lines[95][9], 'C');
+
+    await page.reload();
+    await page.waitForSelector(`${CANVAS}[data-sample="untitled"][data-cell]`);
+    assert.deepEqual(await conformity(page), { conforming: 'true', rules: '' });
+    assert.deepEqual(await cellPixel(page, 6, 95), [255, 255, 255, 255]);
+    const again = await download(page, 'save-cir');
+    assert.deepEqual(again.bytes, bytes);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('.cir files open from the file input, and bad ones are refused with the line named', async () => {
+  const { page, problems, close } = await blankEditor();
+  try {
+    await page.setInputFiles('[data-testid="cir-file"]', samplePath('bad_border'));
+    await page.waitForSelector(`${CANVAS}[data-sample="bad_border"]`);
+    assert.deepEqual(await conformity(page), { conforming: 'false', rules: '2' });
+    // Clicking a violation zooms to it.
+    const before = Number(await page.getAttribute(CANVAS, 'data-cell'));
+    await page.click('[data-testid="violation"]');
+    await page.waitForFunction(
+      ({ canvas, before }) => Number(document.querySelector(canvas).dataset.cell) > before,
+      { canvas: CANVAS, before },
+    );
+
+    await page.setInputFiles('[data-testid="cir-file"]', samplePath('street'));
+    await page.waitForSelector(`${CANVAS}[data-sample="street"]`);
+    assert.deepEqual(await conformity(page), { conforming: 'true', rules: '' });
+
+    await page.setInputFiles('[data-testid="cir-file"]', samplePath('bad_size'));
+    const error = await page.textContent('[data-testid="file-error"]');
+    assert.match(error, /bad_size\.cir: 99 lines/);
+    assert.equal(await page.getAttribute(CANVAS, 'data-sample'), 'street');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a circuit exported as BMP imports back to the same .cir', async () => {
+  const { page, problems, close } = await blankEditor({ scale: 2 });
+  try {
+    await page.selectOption('[data-testid="circuit-sample"]', 'hairpins');
+    await page.waitForSelector(`${CANVAS}[data-sample="hairpins"]`);
+    const bmp = await download(page, 'export-bmp');
+    assert.equal(bmp.name, 'hairpins.bmp');
+    assert.equal(bmp.bytes.subarray(0, 2).toString('latin1'), 'BM');
+    const png = await download(page, 'export-png');
+    assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+
+    await choose(page, 'new');
+    await page.waitForSelector(`${CANVAS}[data-sample="untitled"]`);
+    await page.setInputFiles('[data-testid="bmp-file"]', {
+      name: 'copy.bmp',
+      mimeType: 'image/bmp',
+      buffer: bmp.bytes,
+    });
+    await page.waitForSelector(`${CANVAS}[data-sample="copy"]`);
+    const saved = await download(page, 'save-cir');
+    assert.equal(saved.bytes.toString('latin1'), sampleText('hairpins'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('every tool has a key, listed in the ? cheatsheet', async () => {
+  const { page, problems, close } = await blankEditor();
+  try {
+    const keys = {
+      p: 'pencil',
+      b: 'brush',
+      l: 'line',
+      r: 'rectangle',
+      'Shift+R': 'filled-rectangle',
+      f: 'fill',
+      s: 'select',
+      i: 'eyedropper',
+      e: 'eraser',
+      k: 'replace',
+    };
+    for (const [key, tool] of Object.entries(keys)) {
+      await page.keyboard.press(key);
+      assert.equal(await page.getAttribute(CANVAS, 'data-tool'), tool, key);
+    }
+    await page.keyboard.press('?');
+    const sheet = await page.textContent('[data-testid="cheatsheet"]');
+    for (const word of ['Pencil', 'Brush', 'Line', 'Flood fill', 'Eyedropper', 'Replace colour', 'undo', 'redo']) {
+      assert.ok(sheet.includes(word), `cheatsheet lacks ${word}`);
+    }
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="cheatsheet"]', { state: 'detached' });
+
+    // Line, eraser, selection, copy and paste on the blank circuit, read back from the .cir.
+    await page.keyboard.press('l');
+    await choose(page, 'colour-J');
+    await drag(page, [70, 20], [90, 30]);
+    await page.keyboard.press('e');
+    await drag(page, [100, 50], [100, 50], { steps: 1 });
+    await page.keyboard.press('s');
+    await drag(page, [99, 49], [101, 51]);
+    await page.keyboard.press('Control+c');
+    await page.mouse.move(...(await cellPoint(page, 120, 60)));
+    await page.keyboard.press('Control+v');
+    await page.keyboard.press('Enter');
+    // Flood fill the pasted patch with white, then pick white back up with the eyedropper.
+    await page.keyboard.press('f');
+    await choose(page, 'colour-P');
+    await page.mouse.click(...(await cellPoint(page, 121, 61)));
+    await choose(page, 'colour-A');
+    await page.keyboard.press('i');
+    await page.mouse.click(...(await cellPoint(page, 122, 62)));
+    assert.equal(await page.getAttribute('[data-testid="primary"]', 'data-char'), 'P');
+    const lines = (await download(page, 'save-cir')).bytes.toString('latin1').split('\r\n');
+    const at = (x, y) => lines[y][x];
+    assert.equal(at(70, 20), 'J');
+    assert.equal(at(80, 25), 'J');
+    assert.equal(at(90, 30), 'J');
+    assert.equal(at(80, 24) + at(80, 26), 'CC');
+    for (const [x, y] of [[99, 49], [101, 51], [100, 50]]) assert.equal(at(x, y), ' ');
+    assert.equal(at(98, 50), 'C');
+    for (const [x, y] of [[120, 60], [122, 62], [121, 61]]) assert.equal(at(x, y), 'P');
+    assert.equal(at(123, 62) + at(119, 60), 'CC');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('benchmark: par-time latency after a stroke on each sample circuit', async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await visit(page, '#/circuits');
+    await page.waitForSelector(`${CANVAS}[data-cell]`);
+    await page.keyboard.press('p');
+    const rows = [];
+    for (const name of CONFORMING) {
+      await page.selectOption('[data-testid="circuit-sample"]', name);
+      await page.waitForSelector(`${CANVAS}[data-sample="${name}"]`);
+      const par = await parTime(page);
+      // Paint a decor cell of the top border another colour: still conforming, new solve.
+      const row0 = sampleText(name).split(/\r\n|\r|\n/)[0];
+      await choose(page, row0[75] === 'P' ? 'colour-O' : 'colour-P');
+      await page.evaluate(
+        ({ canvas, par }) => {
+          window.parLatency = new Promise((resolve) => {
+            let t0;
+            window.addEventListener('pointerup', () => (t0 = performance.now()), {
+              capture: true,
+              once: true,
+            });
+            const el = document.querySelector(par);
+            const observer = new MutationObserver(() => {
+              const now = document.querySelector(canvas).dataset.revision;
+              if (t0 !== undefined && el.dataset.state === 'done' && el.dataset.revision === now) {
+                observer.disconnect();
+                resolve(performance.now() - t0);
+              }
+            });
+            observer.observe(el, { attributes: true });
+          });
+        },
+        { canvas: CANVAS, par: PAR },
+      );
+      const [x, y] = await cellPoint(page, 75, 0);
+      await page.mouse.click(x, y);
+      const ms = await page.evaluate(() => window.parLatency);
+      assert.equal(await parTime(page), par, `${name}: a decor colour does not change the par`);
+      const solve = await page.getAttribute('[data-testid="par-detail"]', 'data-solve-ms');
+      const check = await page.getAttribute(CONFORMITY, 'data-check-ms');
+      rows.push({ circuit: name, par, ms: ms.toFixed(1), solve, check });
+    }
+    console.log('par-time latency after a stroke (headless Chromium, target < 150 ms)');
+    console.log('circuit      par (s)   latency (ms)   solve in worker (ms)   conformity check (ms)');
+    for (const r of rows) {
+      console.log(
+        `${r.circuit.padEnd(12)} ${r.par.padStart(7)}   ${r.ms.padStart(12)}   ${r.solve.padStart(20)}   ${r.check.padStart(21)}`,
+      );
+    }
+    const worst = Math.max(...rows.map((r) => Number(r.ms)));
+    console.log(`worst ${worst.toFixed(1)} ms`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
