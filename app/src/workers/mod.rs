@@ -1,0 +1,4 @@
+//! Web workers: the messages each worker understands, shared by the page that sends them and the
+//! worker binary (`app/src/bin/<name>_worker.rs`) that answers.
+
+pub mod racetrack;
