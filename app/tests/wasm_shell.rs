@@ -58,7 +58,7 @@ async fn the_soccer_route_draws_the_ball_on_the_centre_point() {
         Some("#/soccer")
     );
     let canvas: HtmlCanvasElement = host
-        .query_selector("canvas[data-testid=soccer-canvas]")
+        .query_selector("canvas[data-testid=soccer-board]")
         .unwrap()
         .expect("the soccer page has a canvas")
         .unchecked_into();

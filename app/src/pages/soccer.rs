@@ -952,6 +952,7 @@ impl Soccer {
                 (Some(limit), _) => format!("{:.1} s", f64::from(limit) / 1000.0),
                 (None, _) => String::new(),
             };
+            let took = live.last_took[i].map(|ms| format!("last turn {:.2} s", ms / 1000.0));
             let who = if live.phase == Phase::Review {
                 "record".to_owned()
             } else {
@@ -962,6 +963,9 @@ impl Soccer {
                      data-testid={format!("player-{}", side.name())}>
                     <span class="dot" />
                     <span class="name">{ format!("{} · {who}", capitalised(side)) }</span>
+                    if let Some(took) = took.filter(|_| live.kinds[i].is_machine()) {
+                        <span class="took" data-testid={format!("took-{}", side.name())}>{ took }</span>
+                    }
                     if !clock.is_empty() {
                         <span class={classes!("clock", (active && running).then_some("running"))}
                               data-testid={format!("clock-{}", side.name())}>{ clock }</span>

@@ -1,0 +1,67 @@
+#![cfg(target_arch = "wasm32")]
+//! The soccer screen's logic in the browser: the referee driven by the worker's answers (the
+//! engine compiled to WebAssembly), judged again from the record alone.
+
+use app::soccer::keys::{KeyAction, key_action};
+use app::soccer::referee::Referee;
+use app::workers::soccer::{Answer, Ask, answer};
+use engine::soccer::field::Field;
+use engine::soccer::record::Record;
+use engine::soccer::{Dir, Side};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Plays engine against engine through the worker's message handler until the game ends.
+fn engine_game(width: u8, length: u8, starter: Side) -> Referee {
+    let mut referee = Referee::new(Field::new(width, length).unwrap(), starter);
+    for id in 0..10_000 {
+        if referee.outcome().is_some() {
+            return referee;
+        }
+        let ask = Ask {
+            id,
+            record: referee.record().to_string(),
+            level: 1,
+            seed: id,
+        };
+        match answer(&ask, js_sys::Date::now) {
+            Answer::Turn { id: got, turn, .. } => {
+                assert_eq!(got, id);
+                referee.play_turn(turn.as_bytes());
+            }
+            other => panic!("no turn for {}: {other:?}", ask.record),
+        }
+    }
+    panic!("the game did not end");
+}
+
+#[wasm_bindgen_test]
+fn engine_games_end_and_their_records_say_the_same() {
+    for (w, l, starter) in [(8, 10, Side::Red), (2, 2, Side::Blue), (254, 2, Side::Red), (10, 8, Side::Blue)] {
+        let referee = engine_game(w, l, starter);
+        let outcome = referee.outcome().expect("over");
+        assert!(!outcome.reason.is_fault(), "the engine never faults: {outcome}");
+        let text = referee.record().to_string();
+        let judged = Record::parse(&text).unwrap().replay().unwrap();
+        assert_eq!(judged.outcome(), Some(outcome), "{text}");
+        assert_eq!(referee.lines().len(), judged.step_segments().len());
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_record_with_a_timeout_reloads_with_it() {
+    let mut referee = Referee::new(Field::new(8, 10).unwrap(), Side::Red);
+    referee.step(Dir::SE).unwrap();
+    referee.time_out();
+    let text = referee.record_with_verdict().to_string();
+    assert_eq!(text, "8x10 red: 3 # red timeout");
+    let reloaded = Referee::from_record(&Record::parse(&text).unwrap()).unwrap();
+    assert_eq!(reloaded.outcome(), referee.outcome());
+}
+
+#[wasm_bindgen_test]
+fn digit_keys_are_protocol_directions() {
+    assert_eq!(key_action("4", "Digit4"), Some(KeyAction::Step(Dir::S)));
+    assert_eq!(key_action("Backspace", "Backspace"), Some(KeyAction::TakeBack));
+}
