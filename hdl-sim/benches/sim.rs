@@ -178,6 +178,12 @@ fn main() {
         }
     }
 
+    // The Verilator builds live in temp dirs named after this process.
+    for name in ["cpu", "player"] {
+        let _ = std::fs::remove_dir_all(
+            std::env::temp_dir().join(format!("hdl-sim-bench-{name}-{}", std::process::id())),
+        );
+    }
     println!();
     println!(
         "{:<26} {:>12} {:>16} {:>16} {:>14}",
