@@ -174,12 +174,16 @@ fn e2e(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
         .chromium
         .as_ref()
         .context("chromium is not installed")?;
+    // Some suites judge what the app did with the real CLI; `test` has built it already.
+    run(cargo(ws, setup).args(["build", "--quiet", "-p", "cli", "--bin", "quadrille"]))?;
+    let quadrille = ws.target_dir().join("debug").join("quadrille");
     let server = StaticServer::start(ws.dist(), 0).context("could not start the static server")?;
     println!("serving {} on {}", ws.dist().display(), server.url());
     let mut node = setup.env().command(&tools.node);
     node.args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
         .env("QUADRILLE_URL", server.url())
         .env("CHROMIUM", chromium)
+        .env("QUADRILLE_BIN", quadrille)
         .current_dir(ws.e2e());
     run(&mut node)
 }

@@ -47,6 +47,15 @@ impl Workspace {
         self.e2e().join("node_modules").join(".bin")
     }
 
+    /// cargo's target directory: `CARGO_TARGET_DIR` if set (relative to the workspace), else
+    /// `target/`.
+    pub fn target_dir(&self) -> PathBuf {
+        match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(dir) => self.root.join(dir),
+            None => self.root.join("target"),
+        }
+    }
+
     /// trunk's output directory (see `Trunk.toml`).
     pub fn dist(&self) -> PathBuf {
         self.root.join("dist")
