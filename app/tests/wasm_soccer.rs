@@ -38,10 +38,18 @@ fn engine_game(width: u8, length: u8, starter: Side) -> Referee {
 
 #[wasm_bindgen_test]
 fn engine_games_end_and_their_records_say_the_same() {
-    for (w, l, starter) in [(8, 10, Side::Red), (2, 2, Side::Blue), (254, 2, Side::Red), (10, 8, Side::Blue)] {
+    for (w, l, starter) in [
+        (8, 10, Side::Red),
+        (2, 2, Side::Blue),
+        (254, 2, Side::Red),
+        (10, 8, Side::Blue),
+    ] {
         let referee = engine_game(w, l, starter);
         let outcome = referee.outcome().expect("over");
-        assert!(!outcome.reason.is_fault(), "the engine never faults: {outcome}");
+        assert!(
+            !outcome.reason.is_fault(),
+            "the engine never faults: {outcome}"
+        );
         let text = referee.record().to_string();
         let judged = Record::parse(&text).unwrap().replay().unwrap();
         assert_eq!(judged.outcome(), Some(outcome), "{text}");
@@ -63,5 +71,8 @@ fn a_record_with_a_timeout_reloads_with_it() {
 #[wasm_bindgen_test]
 fn digit_keys_are_protocol_directions() {
     assert_eq!(key_action("4", "Digit4"), Some(KeyAction::Step(Dir::S)));
-    assert_eq!(key_action("Backspace", "Backspace"), Some(KeyAction::TakeBack));
+    assert_eq!(
+        key_action("Backspace", "Backspace"),
+        Some(KeyAction::TakeBack)
+    );
 }

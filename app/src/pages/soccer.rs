@@ -179,7 +179,9 @@ impl Component for Soccer {
             load_error: None,
             notice: None,
             zoom: 0,
-            link: Rc::new(EngineLink::spawn(ctx.link().callback(|()| Msg::EngineReady))),
+            link: Rc::new(EngineLink::spawn(
+                ctx.link().callback(|()| Msg::EngineReady),
+            )),
             canvas: NodeRef::default(),
             scroller: NodeRef::default(),
             view: Cell::new(None),
@@ -479,8 +481,8 @@ impl Soccer {
         let Some(live) = &self.live else { return };
         let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
         let (px, py) = (
-            f64::from(event.offset_x()) * scale,
-            f64::from(event.offset_y()) * scale,
+            css_px(event.offset_x()) * scale,
+            css_px(event.offset_y()) * scale,
         );
         let Some(point) = point_near(&view, px, py) else {
             return;
@@ -511,7 +513,9 @@ impl Soccer {
                 true
             }
             Phase::Animating { shown, total } => {
-                let per_tick = (total.saturating_sub(shown)).div_ceil(ANIMATION_TICKS).max(1);
+                let per_tick = (total.saturating_sub(shown))
+                    .div_ceil(ANIMATION_TICKS)
+                    .max(1);
                 let shown = (shown + per_tick).min(total);
                 live.phase = Phase::Animating { shown, total };
                 if shown >= total {
@@ -720,7 +724,10 @@ impl Soccer {
         }
         let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
         let (x, y) = (f64::from(bx) / scale, f64::from(by) / scale);
-        let (left, top) = (f64::from(scroller.scroll_left()), f64::from(scroller.scroll_top()));
+        let (left, top) = (
+            css_px(scroller.scroll_left()),
+            css_px(scroller.scroll_top()),
+        );
         let (w, h) = (
             f64::from(scroller.client_width()),
             f64::from(scroller.client_height()),
@@ -883,11 +890,15 @@ impl Soccer {
             .map(|r| r.to_move().name());
         let zoom = ZOOMS[self.zoom];
         let canvas_style = (self.zoom > 0).then(|| {
-            format!("width: {}%; height: calc({zoom} * var(--soccer-board-height));", zoom * 100.0)
+            format!(
+                "width: {}%; height: calc({zoom} * var(--soccer-board-height));",
+                zoom * 100.0
+            )
         });
-        let field_label = self
-            .shown()
-            .map_or_else(|| format!("{}×{}", self.width, self.length), |r| r.field().to_string());
+        let field_label = self.shown().map_or_else(
+            || format!("{}×{}", self.width, self.length),
+            |r| r.field().to_string(),
+        );
         html! {
             <section class="stage soccer-stage">
                 { self.view_status() }
@@ -943,7 +954,8 @@ impl Soccer {
         let running = matches!(live.phase, Phase::Turn { .. });
         let chip = |side: Side| {
             let i = index(side);
-            let active = live.referee.outcome().is_none() && to_move == side && live.phase != Phase::Review;
+            let active =
+                live.referee.outcome().is_none() && to_move == side && live.phase != Phase::Review;
             let clock = match (live.limits[i], live.phase) {
                 (Some(limit), Phase::Turn { since }) if active => {
                     let left = (f64::from(limit) - (now() - since)).max(0.0);
@@ -975,16 +987,24 @@ impl Soccer {
         };
         let message = match (&self.notice, live.phase) {
             (Some(notice), _) => notice.clone(),
-            (None, Phase::Review) => "A loaded record: step through it, or continue from any turn.".into(),
+            (None, Phase::Review) => {
+                "A loaded record: step through it, or continue from any turn.".into()
+            }
             (None, Phase::Over) => String::new(),
             (None, Phase::Starting) => "Waiting for the engine to load…".into(),
             (None, Phase::Animating { .. }) => format!("{} plays.", capitalised(to_move)),
             (None, Phase::Turn { .. }) if live.players[index(to_move)].is_local() => {
                 let steps = live.referee.partial().len();
                 if steps == 0 {
-                    format!("{} to move: click a ringed point or press 0–7.", capitalised(to_move))
+                    format!(
+                        "{} to move: click a ringed point or press 0–7.",
+                        capitalised(to_move)
+                    )
                 } else {
-                    format!("{} steps again (Backspace takes back).", capitalised(to_move))
+                    format!(
+                        "{} steps again (Backspace takes back).",
+                        capitalised(to_move)
+                    )
                 }
             }
             (None, Phase::Turn { .. }) => format!("{} is thinking…", capitalised(to_move)),
@@ -1034,8 +1054,8 @@ impl Soccer {
         };
         let total = live.referee.turns().len();
         let at = self.scrub.as_ref().map_or(total, |s| s.turns);
-        let can_continue = self.shown().is_some_and(|r| r.outcome().is_none())
-            || self.scrub.is_some();
+        let can_continue =
+            self.shown().is_some_and(|r| r.outcome().is_none()) || self.scrub.is_some();
         let can_suggest = self.shown().is_some_and(|r| r.outcome().is_none());
         html! {
             <div class="soccer-history">
@@ -1135,6 +1155,12 @@ fn point_near(view: &FieldView, px: f64, py: f64) -> Option<Point> {
     (near && fits(rx) && fits(ry)).then(|| Point::new(rx as i16, ry as i16))
 }
 
+/// A CSS pixel value as a float: web-sys types offsets and scroll positions as `f64` for
+/// wasm32 and `i32` elsewhere.
+fn css_px(value: impl Into<f64>) -> f64 {
+    value.into()
+}
+
 fn capitalised(side: Side) -> &'static str {
     match side {
         Side::Red => "Red",
@@ -1225,9 +1251,19 @@ mod tests {
         let (x0, y0) = view.point(0, 0);
         let (x0, y0) = (f64::from(x0), f64::from(y0));
         assert_eq!(point_near(&view, x0, y0), Some(Point::new(0, 0)));
-        assert_eq!(point_near(&view, x0 + 42.0 * 4.0 + 10.0, y0 + 42.0 * 5.0 - 8.0), Some(Point::new(4, 5)));
-        assert_eq!(point_near(&view, x0 + 21.0, y0 + 21.0), None, "the middle of a square");
-        assert_eq!(point_near(&view, x0 + 42.0 * 4.0, y0 - 42.0), Some(Point::new(4, -1)));
+        assert_eq!(
+            point_near(&view, x0 + 42.0 * 4.0 + 10.0, y0 + 42.0 * 5.0 - 8.0),
+            Some(Point::new(4, 5))
+        );
+        assert_eq!(
+            point_near(&view, x0 + 21.0, y0 + 21.0),
+            None,
+            "the middle of a square"
+        );
+        assert_eq!(
+            point_near(&view, x0 + 42.0 * 4.0, y0 - 42.0),
+            Some(Point::new(4, -1))
+        );
     }
 
     #[test]

@@ -62,7 +62,10 @@ mod tests {
     fn the_keypad_goes_by_position() {
         assert_eq!(key_action("8", "Numpad8"), Some(KeyAction::Step(Dir::N)));
         assert_eq!(key_action("1", "Numpad1"), Some(KeyAction::Step(Dir::SW)));
-        assert_eq!(key_action("ArrowLeft", "Numpad4"), Some(KeyAction::Step(Dir::W)));
+        assert_eq!(
+            key_action("ArrowLeft", "Numpad4"),
+            Some(KeyAction::Step(Dir::W))
+        );
         assert_eq!(key_action("9", "Numpad9"), Some(KeyAction::Step(Dir::NE)));
         assert_eq!(key_action("5", "Numpad5"), None);
         assert_eq!(key_action("0", "Numpad0"), None);
@@ -70,7 +73,13 @@ mod tests {
 
     #[test]
     fn arrows_and_backspace() {
-        assert_eq!(key_action("ArrowDown", "ArrowDown"), Some(KeyAction::Step(Dir::S)));
-        assert_eq!(key_action("Backspace", "Backspace"), Some(KeyAction::TakeBack));
+        assert_eq!(
+            key_action("ArrowDown", "ArrowDown"),
+            Some(KeyAction::Step(Dir::S))
+        );
+        assert_eq!(
+            key_action("Backspace", "Backspace"),
+            Some(KeyAction::TakeBack)
+        );
     }
 }

@@ -224,10 +224,7 @@ impl Player for EnginePlayer {
             };
             deliver.emit(Delivery { token, side, turn });
         });
-        self.pending = Some(
-            self.link
-                .ask(&request.record, self.level, turn_seed, reply),
-        );
+        self.pending = Some(self.link.ask(&request.record, self.level, turn_seed, reply));
     }
 
     fn cancel(&mut self) {

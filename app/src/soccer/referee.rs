@@ -70,7 +70,8 @@ impl Referee {
         record.turns.truncate(turns);
         // A prefix of a game the engine accepted is itself a game the engine accepts: every
         // turn but the last of an accepted record is a complete legal turn.
-        Referee::from_record(&record).unwrap_or_else(|_| Referee::new(*self.field(), self.starter()))
+        Referee::from_record(&record)
+            .unwrap_or_else(|_| Referee::new(*self.field(), self.starter()))
     }
 
     /// The position (the current unfinished turn's steps included).
@@ -232,8 +233,14 @@ mod tests {
         assert_eq!(referee.partial(), b"0");
         assert_eq!(referee.record().to_string(), "8x10 red: 3");
         assert!(referee.take_back());
-        assert!(!referee.take_back(), "only the current turn can be taken back");
-        assert_eq!(referee.game(), Referee::from_record(&referee.record()).unwrap().game());
+        assert!(
+            !referee.take_back(),
+            "only the current turn can be taken back"
+        );
+        assert_eq!(
+            referee.game(),
+            Referee::from_record(&referee.record()).unwrap().game()
+        );
     }
 
     #[test]
@@ -247,7 +254,10 @@ mod tests {
         };
         assert_eq!(referee.step(Dir::SW), Ok(Progress::GameOver(outcome)));
         assert_eq!(referee.record().to_string(), "2x2 red: 35");
-        assert_eq!(referee.record_with_verdict().to_string(), "2x2 red: 35 # red goal");
+        assert_eq!(
+            referee.record_with_verdict().to_string(),
+            "2x2 red: 35 # red goal"
+        );
         assert_eq!(referee.step(Dir::N), Err(IllegalStep::GameOver));
     }
 
@@ -255,7 +265,9 @@ mod tests {
     fn delivered_turns_are_judged_by_the_engine() {
         let mut referee = Referee::new(field(8, 10), Side::Red);
         assert_eq!(referee.play_turn(b"3"), None);
-        let outcome = referee.play_turn(b"44").expect("a step after the end is a fault");
+        let outcome = referee
+            .play_turn(b"44")
+            .expect("a step after the end is a fault");
         assert_eq!(
             outcome,
             Outcome {

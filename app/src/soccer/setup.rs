@@ -152,11 +152,23 @@ mod tests {
 
     #[test]
     fn sizes_are_checked_by_the_engine() {
-        assert_eq!(parse_size("8", "10"), Field::new(8, 10).map_err(SizeError::Field));
-        assert_eq!(parse_size(" 254 ", "2"), Field::new(254, 2).map_err(SizeError::Field));
-        assert_eq!(parse_size("7", "10"), Err(SizeError::Field(FieldError::Width(7))));
+        assert_eq!(
+            parse_size("8", "10"),
+            Field::new(8, 10).map_err(SizeError::Field)
+        );
+        assert_eq!(
+            parse_size(" 254 ", "2"),
+            Field::new(254, 2).map_err(SizeError::Field)
+        );
+        assert_eq!(
+            parse_size("7", "10"),
+            Err(SizeError::Field(FieldError::Width(7)))
+        );
         let err = parse_size("300", "10").unwrap_err();
-        assert_eq!(err.to_string(), "width “300” is not a whole number from 0 to 255");
+        assert_eq!(
+            err.to_string(),
+            "width “300” is not a whole number from 0 to 255"
+        );
         assert!(matches!(
             parse_size("8", ""),
             Err(SizeError::NotAByte { side: "length", .. })
@@ -183,7 +195,12 @@ mod tests {
         assert_eq!(side.limit_ms(), Ok(None));
         side.set_kind("engine");
         assert_eq!(side.limit_ms(), Ok(Some(1000)));
-        assert_eq!(side.player(), PlayerKind::Engine { level: DEFAULT_LEVEL });
+        assert_eq!(
+            side.player(),
+            PlayerKind::Engine {
+                level: DEFAULT_LEVEL
+            }
+        );
         side.set_kind("human");
         assert_eq!(side.limit_ms(), Ok(None));
         // A limit the user chose survives a change of kind.

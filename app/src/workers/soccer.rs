@@ -109,7 +109,10 @@ mod tests {
         let mut game = Record::parse("8x10 red: 3/3").unwrap().replay().unwrap();
         let before = game.clone();
         let outcome = game.play_turn(turn.as_bytes());
-        assert!(outcome.is_none_or(|o| o.winner == before.to_move()), "{turn}");
+        assert!(
+            outcome.is_none_or(|o| o.winner == before.to_move()),
+            "{turn}"
+        );
     }
 
     #[test]
