@@ -6,6 +6,7 @@
 
 pub mod editor;
 pub mod geometry;
+pub mod lab;
 pub mod route;
 pub mod workers;
 

@@ -1,0 +1,12 @@
+//! The pilot lab (`#/pilots`): TESTF1 in the browser. Result files and built-in pilots are
+//! judged by `engine::racetrack::judge`; this module only holds what the page needs around the
+//! verdicts: the judged laps ([`lap`]), the replay clock ([`replay`]), the per-circuit results
+//! log and its ranking ([`results`]), and the drawings ([`draw`], [`plot`]).
+
+pub mod draw;
+pub mod lap;
+pub mod plot;
+pub mod replay;
+pub mod results;
+pub mod storage;
+pub mod worker;

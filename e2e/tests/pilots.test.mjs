@@ -1,0 +1,280 @@
+// The pilot lab (#/pilots): result files judged like TESTF1, replayed, ranked and logged.
+//
+// The fixtures in pilots-fixtures/ were made with the CLI on engine/samples/ring.cir:
+// `quadrille pilot` wrote the valid laps (fangio.f1: optimal, demo.f1: the demo pilot), the
+// faulty ones are edits of fangio.f1 (crash: keeps its speed into the wall; swerve: one position
+// moved two cells; typo: a bad line 10; short: the finishing move dropped), and expected.json is
+// what `quadrille testf1 --json` says of each. The page must agree with the CLI.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { launch, openPage, visit } from '../lib/harness.mjs';
+
+const FIXTURES = new URL('./pilots-fixtures/', import.meta.url);
+const RING = fileURLToPath(new URL('../../engine/samples/ring.cir', import.meta.url));
+const EXPECTED = JSON.parse(readFileSync(new URL('expected.json', FIXTURES), 'utf8'));
+const fixture = (name) => fileURLToPath(new URL(name, FIXTURES));
+
+const VERDICT = '[data-testid="verdict"]';
+const CANVAS = 'canvas[data-testid="lab-canvas"]';
+const STEP = '[data-testid="replay-step"]';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+// Opens the lab on ring.cir loaded from its file, with an empty results log.
+async function openLab(options) {
+  const opened = await openPage(browser, options);
+  const { page } = opened;
+  await visit(page, '#/pilots');
+  await page.evaluate(() => localStorage.clear());
+  await page.setInputFiles('[data-testid="lab-cir-file"]', RING);
+  await page.waitForSelector(`${CANVAS}[data-circuit="ring"]`);
+  return opened;
+}
+
+// Loads one result file and waits until the verdict describes it.
+async function load(page, name) {
+  const before = await page.$$eval('[data-testid="lap-row"]', (rows) => rows.length);
+  await page.setInputFiles('[data-testid="f1-file"]', fixture(name));
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid="lap-row"]').length === n,
+    before + 1,
+  );
+  return verdictOf(page);
+}
+
+async function verdictOf(page) {
+  return page.$eval(VERDICT, (el) => ({
+    valid: el.getAttribute('data-valid'),
+    fault: el.getAttribute('data-fault'),
+    move: el.getAttribute('data-move'),
+    time: el.getAttribute('data-time'),
+    text: el.textContent,
+  }));
+}
+
+const step = async (page) => Number(await page.getAttribute(STEP, 'data-step'));
+
+test('valid laps: time to the hundredth as the CLI, replay steps, ghost cars', async () => {
+  const { page, problems, close } = await openLab();
+  try {
+    for (const name of ['fangio.f1', 'demo.f1']) {
+      const cli = EXPECTED[name];
+      const v = await load(page, name);
+      assert.equal(v.valid, 'true', name);
+      assert.equal(v.time, cli.time.toFixed(2), name);
+      assert.equal(v.fault, null, name);
+      assert.equal(v.move, null, name);
+      assert.ok(v.text.includes(cli.pilot), `${name}: ${v.text}`);
+      assert.ok(v.text.includes(`${cli.speed_kmh.toFixed(1)} km/h`), `${name}: ${v.text}`);
+    }
+    assert.equal(await page.getAttribute(CANVAS, 'data-laps'), '2');
+
+    // The replay shows the whole of the longest lap; step back and forth like TESTF1 -n0.
+    const last = EXPECTED['demo.f1'].moves;
+    assert.equal(await step(page), last);
+    await page.click('[data-testid="replay-back"]');
+    await page.click('[data-testid="replay-back"]');
+    assert.equal(await step(page), last - 2);
+    await page.click('[data-testid="replay-forward"]');
+    assert.equal(await step(page), last - 1);
+    assert.equal(await page.getAttribute(CANVAS, 'data-step'), String(last - 1));
+    // The scrubber seeks; the keyboard steps.
+    await page.fill('[data-testid="replay-scrub"]', '10');
+    assert.equal(await step(page), 10);
+    await page.focus('.lab-stage');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await step(page), 11);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await step(page), 9);
+
+    // Play: the cars move on their own, and pause stops them.
+    await page.selectOption('[data-testid="replay-delay"]', '2');
+    await page.click('[data-testid="replay-play"]');
+    await page.waitForFunction(
+      (sel) => Number(document.querySelector(sel).dataset.step) >= 30,
+      STEP,
+      { timeout: 20_000 },
+    );
+    await page.click('[data-testid="replay-play"]');
+    const paused = await step(page);
+    await page.waitForTimeout(150);
+    assert.equal(await step(page), paused);
+
+    // The car of the first lap is drawn at its position of the shown move (amber, #f59e0b).
+    await page.fill('[data-testid="replay-scrub"]', '5');
+    const at = readPositions('fangio.f1')[5];
+    const colour = await canvasPixelAtCell(page, at);
+    assert.deepEqual(colour, [245, 158, 11, 255], `car at (${at})`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('faults are reported as the CLI reports them, at their move', async () => {
+  const { page, problems, close } = await openLab();
+  try {
+    for (const name of ['crash.f1', 'swerve.f1', 'typo.f1', 'short.f1']) {
+      const cli = EXPECTED[name];
+      const v = await load(page, name);
+      assert.equal(v.valid, 'false', name);
+      assert.equal(v.fault, cli.fault, name);
+      assert.equal(v.move, String(cli.move ?? cli.line), name);
+      assert.equal(v.time, null, name);
+      assert.ok(v.text.includes(cli.message), `${name}: ${v.text} lacks ${cli.message}`);
+      if (cli.move !== undefined) {
+        // The replay opens on the faulty move.
+        assert.equal(await step(page), cli.move, name);
+      }
+    }
+    // The collision's cell is painted red on the canvas when the crash is focused.
+    const rows = page.locator('[data-testid="lap-row"] .lab-lap-main');
+    await rows.nth(0).click();
+    assert.equal((await verdictOf(page)).fault, 'collision');
+    const hit = EXPECTED['crash.f1'].message.match(/at \((\d+),(\d+)\)$/).slice(1).map(Number);
+    assert.deepEqual(await canvasPixelAtCell(page, hit), [239, 68, 68, 255]);
+    // "Show move k" seeks the replay to the fault.
+    await page.fill('[data-testid="replay-scrub"]', '0');
+    await page.click('[data-testid="show-fault"]');
+    assert.equal(await step(page), EXPECTED['crash.f1'].move);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('pasted files and the built-in pilots are judged too', async () => {
+  const { page, problems, close } = await openLab();
+  try {
+    await page.click('.lab-paste summary');
+    await page.fill('[data-testid="f1-paste"]', readFileSync(fixture('fangio.f1'), 'latin1'));
+    await page.click('[data-testid="f1-paste-judge"]');
+    await page.waitForSelector(`${VERDICT}[data-valid="true"]`);
+    assert.equal((await verdictOf(page)).time, EXPECTED['fangio.f1'].time.toFixed(2));
+
+    // The optimal pilot runs in the worker and matches the CLI's optimal lap.
+    await page.click('[data-testid="run-optimal"]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="lap-row"]').length === 2,
+      null,
+      { timeout: 60_000 },
+    );
+    const v = await verdictOf(page);
+    assert.equal(v.valid, 'true');
+    assert.equal(v.time, EXPECTED['fangio.f1'].time.toFixed(2));
+    assert.ok(v.text.includes('optimal'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the results log ranks by the spec, survives a reload and exports as TESTF1 .log', async () => {
+  const { page, problems, close } = await openLab();
+  try {
+    for (const name of ['demo.f1', 'crash.f1', 'fangio.f1', 'typo.f1']) await load(page, name);
+    const ranking = () =>
+      page.$$eval('[data-testid="ranking-row"]', (rows) =>
+        rows.map((r) => [r.dataset.place ?? null, r.cells[1].textContent, r.cells[3].textContent]),
+      );
+    const expected = [
+      ['1', 'Fangio', 'valid'],
+      ['2', 'DEMO 2CV', 'valid'],
+      [null, 'Crasher', `collision at move ${EXPECTED['crash.f1'].move}`],
+      [null, 'Typist', `syntax at line ${EXPECTED['typo.f1'].line}`],
+    ];
+    assert.deepEqual(await ranking(), expected);
+    // The fastest time in the table is the CLI's.
+    assert.equal(
+      await page.textContent('[data-testid="ranking-row"] [data-testid="ranking-time"]'),
+      EXPECTED['fangio.f1'].time.toFixed(2),
+    );
+
+    // A second identical lap ties with the first: both first, the demo third.
+    await load(page, 'fangio.f1');
+    const places = (await ranking()).map(([place]) => place);
+    assert.deepEqual(places, ['1', '1', '3', null, null]);
+
+    // The log is kept in the browser, per circuit.
+    await page.reload();
+    await page.waitForSelector('main[data-route="#/pilots"]');
+    await page.setInputFiles('[data-testid="lab-cir-file"]', RING);
+    await page.waitForSelector(`${CANVAS}[data-circuit="ring"]`);
+    assert.equal((await ranking()).length, 5);
+    await page.selectOption('[data-testid="lab-circuit"]', 'street');
+    await page.waitForSelector(`${CANVAS}[data-circuit="street"]`);
+    assert.equal(await page.$('[data-testid="ranking"]'), null);
+
+    // Export: the ring's log as TESTF1 writes it, one tab-separated line per judged lap.
+    await page.selectOption('[data-testid="lab-circuit"]', 'ring');
+    await page.waitForSelector(`${CANVAS}[data-circuit="ring"]`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid="log-export"]'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'ring.log');
+    const text = readFileSync(await download.path(), 'latin1');
+    const lines = text.split('\r\n').filter(Boolean).map((l) => l.split('\t'));
+    assert.equal(lines.length, 5);
+    const fangio = EXPECTED['fangio.f1'];
+    assert.deepEqual(lines[0].slice(0, 6), [
+      'DEMO 2CV',
+      'demo.f1',
+      'valid',
+      String(EXPECTED['demo.f1'].moves),
+      EXPECTED['demo.f1'].time.toFixed(2),
+      EXPECTED['demo.f1'].speed_kmh.toFixed(1),
+    ]);
+    assert.deepEqual(lines[2].slice(0, 6), [
+      'Fangio',
+      'fangio.f1',
+      'valid',
+      String(fangio.moves),
+      fangio.time.toFixed(2),
+      fangio.speed_kmh.toFixed(1),
+    ]);
+    assert.deepEqual(lines[3].slice(2, 6), [`syntax at line ${EXPECTED['typo.f1'].line}`, '-', '-', '-']);
+    assert.match(lines[0][6], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+
+    // Clearing empties the table.
+    await page.click('[data-testid="log-clear"]');
+    assert.equal(await page.$('[data-testid="ranking"]'), null);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+function readPositions(name) {
+  return readFileSync(fixture(name), 'latin1')
+    .split(/\r\n|\r|\n/)
+    .slice(2)
+    .filter(Boolean)
+    .map((l) => l.split(',').map(Number));
+}
+
+// The RGBA at the centre of cell [x, y] of the lab canvas.
+async function canvasPixelAtCell(page, [x, y]) {
+  return page.$eval(
+    CANVAS,
+    (canvas, [x, y]) => {
+      const cell = Number(canvas.dataset.cell);
+      const [x0, y0] = canvas.dataset.origin.split(',').map(Number);
+      const px = Math.floor(x0 + x * cell + cell / 2);
+      const py = Math.floor(y0 + y * cell + cell / 2);
+      return Array.from(canvas.getContext('2d').getImageData(px, py, 1, 1).data);
+    },
+    [x, y],
+  );
+}
