@@ -39,11 +39,59 @@ fn measure(
     (median(times), result, stats)
 }
 
+/// This thread's time on a CPU so far (Linux), to tune on a loaded machine.
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
 fn main() {
+    // `-- --profile <circuit>`: solve one circuit over and over with the optimal pilot only,
+    // for a profiler.
+    let args: Vec<String> = std::env::args().collect();
+    // `-- --optimal-only`: the optimal pilot's figures alone (quick, while tuning it).
+    if args.iter().any(|a| a == "--optimal-only") {
+        let mut total = 0;
+        for sample in SAMPLES.iter().filter(|s| s.conforming) {
+            let circuit = Circuit::parse(sample.text.as_bytes()).expect("samples parse");
+            let cpu = cpu_time();
+            let (t, lap, stats) = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
+            let cpu = cpu_time().map(|end| (end - cpu.unwrap_or_default()) / OPTIMAL_RUNS as u32);
+            let moves = lap.map_or(0, |l| l.moves());
+            total += stats.expanded;
+            println!(
+                "{:<11} {moves:>4} {:>8.2}ms (cpu {:>6.2}ms) {:>9} expanded {:>9} slots",
+                sample.name,
+                ms(t),
+                cpu.map_or(f64::NAN, ms),
+                stats.expanded,
+                stats.stored
+            );
+        }
+        println!("total expanded {total}");
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--profile") {
+        let name = args.get(i + 1).map_or("street", String::as_str);
+        let sample = engine::racetrack::samples::by_name(name).expect("a sample circuit name");
+        let circuit = Circuit::parse(sample.text.as_bytes()).expect("samples parse");
+        let start = Instant::now();
+        let mut runs = 0;
+        while start.elapsed() < Duration::from_secs(5) {
+            std::hint::black_box(optimal::solve(&circuit).ok());
+            runs += 1;
+        }
+        println!(
+            "{name}: {runs} runs, {:.2} ms each",
+            ms(start.elapsed()) / runs as f64
+        );
+        return;
+    }
     println!(
         "{:<11} {:>5} {:>7} {:>10} {:>9} {:>10} {:>11} {:>10} {:>8}  verdict",
         "circuit",

@@ -13,11 +13,13 @@
 
 pub mod bfs;
 pub mod bounds;
+pub mod clearance;
 pub mod demo;
 pub mod field;
 pub mod model;
 pub mod optimal;
 mod statemap;
+pub mod table;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -239,11 +241,6 @@ impl Trail {
 
     fn state(&self, i: u32) -> model::State {
         model::State::from_key(self.keys[i as usize])
-    }
-
-    /// Records a shorter route to entry `i`, now reached from `parent`.
-    fn reparent(&mut self, i: u32, parent: u32) {
-        self.parents[i as usize] = parent;
     }
 
     /// The lap through entry `last` and then the finishing move to `to`.

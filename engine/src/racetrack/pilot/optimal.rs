@@ -14,12 +14,13 @@
 //! the finishing move with the smallest fraction `f` among all of them.
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::Pos;
+use crate::racetrack::physics::{self, Pos};
 
 use super::bounds::LowerBound;
+use super::clearance::Clearance;
 use super::model::{State, Step, Track};
-use super::statemap::StateMap;
-use super::{Fraction, Lap, LapTime, PilotError, SearchStats, Trail};
+use super::table::{Entry, StateTable};
+use super::{Fraction, Lap, LapTime, PilotError, SearchStats};
 
 /// The time-optimal lap of `circuit`: fewest moves, then smallest final fraction.
 /// [`PilotError::NoLap`] when no lap exists.
@@ -34,97 +35,189 @@ pub fn solve_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, SearchSt
     (result, stats)
 }
 
-/// Bookkeeping of one stored state.
-#[derive(Clone, Copy)]
-struct Node {
-    /// Moves from the start along the best route known.
-    g: u32,
-    closed: bool,
+/// Open states by `f = g + h`: each bucket a stack of `(slot, g)`, so that the search dives.
+#[derive(Default)]
+struct Buckets {
+    buckets: Vec<Vec<(u32, u32)>>,
+    len: usize,
+}
+
+impl Buckets {
+    fn push(&mut self, f: u32, slot: u32, g: u32) {
+        let f = f as usize;
+        if self.buckets.len() <= f {
+            self.buckets.resize_with(f + 1, Vec::new);
+        }
+        self.buckets[f].push((slot, g));
+        self.len += 1;
+    }
+
+    fn pop(&mut self, f: u32) -> Option<(u32, u32)> {
+        let item = self.buckets.get_mut(f as usize)?.pop()?;
+        self.len -= 1;
+        Some(item)
+    }
+}
+
+/// The best finishing move found so far: its time, the slot it leaves from (`None`: the start)
+/// and where it ends.
+type Finish = (LapTime, Option<u32>, Pos);
+
+/// Everything one search works on.
+struct Search<'t, 'c> {
+    track: &'t Track<'c>,
+    bound: LowerBound,
+    clearance: Clearance,
+    table: StateTable,
+    open: Buckets,
+    best: Option<Finish>,
+    /// Whether a state was left out for needing more moves than [`Entry::MAX_MOVES`].
+    truncated: bool,
+}
+
+impl Search<'_, '_> {
+    /// Considers the move from `from` (slot `parent`, `None` for the start, reached after
+    /// `g − 1` moves, in bucket `f`) to `to`.
+    fn relax(&mut self, from: State, parent: Option<u32>, g: u32, f: u32, to: Pos) {
+        let circuit = self.track.circuit();
+        match self.track.outcome(from, to) {
+            Some(Step::Finish { to }) => {
+                let Some(fraction) = Fraction::of_finish(from.pos, to) else {
+                    return;
+                };
+                let time = LapTime { moves: g, fraction };
+                if self.best.is_none_or(|(b, _, _)| time < b)
+                    && self.clearance.passes(circuit, from.pos, to)
+                {
+                    self.best = Some((time, parent, to));
+                }
+            }
+            Some(Step::Move(next)) => {
+                let Some(slot) = self.table.slot(next) else {
+                    return;
+                };
+                let entry = self.table.get(slot);
+                if entry == Entry::BLOCKED || entry.moves().is_some_and(|known| known <= g) {
+                    return;
+                }
+                // A state already reached was reached by this very move (same previous
+                // position, same velocity): only a new one needs the collision test.
+                if entry == Entry::UNSEEN && !self.clearance.passes(circuit, from.pos, to) {
+                    self.table.set(slot, Entry::BLOCKED);
+                    return;
+                }
+                let Some(h) = self.bound.moves(next) else {
+                    self.table.set(slot, Entry::BLOCKED);
+                    return;
+                };
+                let Some(entry) = Entry::reached(g) else {
+                    self.truncated = true;
+                    return;
+                };
+                self.table.set(slot, entry);
+                // Path-max: never file a state below the bucket being expanded.
+                self.open.push((g + h).max(f), slot, g);
+            }
+            None => {}
+        }
+    }
+
+    fn expand(&mut self, state: State, slot: Option<u32>, g: u32, f: u32) {
+        self.track
+            .for_each_target(state, |to| self.relax(state, slot, g + 1, f, to));
+    }
+
+    /// The lap ending with the finishing move `best`, read back through the table: from each
+    /// state, any predecessor reached in fewer moves by a legal move (see below).
+    fn lap(&self, (time, parent, to): Finish) -> Lap {
+        let mut positions = vec![to];
+        let mut at = parent;
+        while let Some(slot) = at {
+            let state = self.table.state(slot);
+            positions.push(state.pos);
+            at = self.predecessor(state, self.table.get(slot).moves().unwrap_or(0));
+        }
+        positions.push(State::START.pos);
+        positions.reverse();
+        let lap =
+            Lap::new(positions).expect("a search only stores laps that end by crossing the line");
+        debug_assert_eq!(lap.time(), time);
+        lap
+    }
+
+    /// A stored predecessor of `state` (reached after `g` moves) reached after at most `g − 1`
+    /// moves, with a legal move to `state`; `None` when that predecessor is the start.
+    ///
+    /// One exists: the state `state` got its `g` from was then reached in `g − 1` moves, and
+    /// entries only decrease. And along an optimal lap the route read back this way cannot be
+    /// shorter than the lap (there is no faster lap), so each step back takes exactly one move.
+    fn predecessor(&self, state: State, g: u32) -> Option<u32> {
+        let pos = Pos::new(state.pos.x - state.vel.x, state.pos.y - state.vel.y);
+        if g <= 1 {
+            return None;
+        }
+        let count = i32::from(state.count) - physics::crossing(&self.track.line(), pos, state.pos);
+        let candidates = (-1..=1).flat_map(|ay| (-1..=1).map(move |ax| Pos::new(ax, ay)));
+        candidates
+            .filter_map(|a| {
+                let from = State {
+                    pos,
+                    vel: Pos::new(state.vel.x - a.x, state.vel.y - a.y),
+                    count: count as i8,
+                    before_first_move: false,
+                };
+                let slot = self.table.find(from)?;
+                let moves = self.table.get(slot).moves()?;
+                (moves < g && self.track.step(from, state.pos) == Some(Step::Move(state)))
+                    .then_some((moves, slot))
+            })
+            .min()
+            .map(|(_, slot)| slot)
+    }
 }
 
 fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
     let bound = LowerBound::new(track);
     let h0 = bound.moves(State::START).ok_or(PilotError::NoLap)?;
-    let mut trail = Trail::default();
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut seen = StateMap::with_capacity(1 << 14);
-    let mut buckets: Vec<Vec<u32>> = Vec::new();
-    let push = |buckets: &mut Vec<Vec<u32>>, f: u32, i: u32| {
-        let f = f as usize;
-        if buckets.len() <= f {
-            buckets.resize_with(f + 1, Vec::new);
-        }
-        buckets[f].push(i);
+    let mut search = Search {
+        track,
+        bound,
+        clearance: Clearance::new(track.circuit()),
+        table: StateTable::default(),
+        open: Buckets::default(),
+        best: None,
+        truncated: false,
     };
-    let root = trail.push(State::START, u32::MAX);
-    nodes.push(Node {
-        g: 0,
-        closed: false,
-    });
-    seen.insert(State::START.key(), root);
-    push(&mut buckets, h0, root);
-
-    let mut best: Option<(LapTime, u32, Pos)> = None;
-    let mut f = h0 as usize;
-    while f < buckets.len() {
-        while let Some(i) = buckets[f].pop() {
-            let node = nodes[i as usize];
-            if node.closed {
-                continue;
+    // The start is not in the table (at rest on (40,4) before the first move it has three
+    // moves; a later stop there has nine): it is expanded by hand.
+    stats.expanded += 1;
+    search.expand(State::START, None, 0, h0);
+    let mut f = h0;
+    loop {
+        let Some((slot, g)) = search.open.pop(f) else {
+            // A finish found in bucket `f` has `f` moves (`h` is admissible, so `h = 1` on
+            // its last state): the bucket is finished, so no lap is faster.
+            if search.best.is_some() || search.open.len == 0 {
+                break;
             }
-            nodes[i as usize].closed = true;
-            stats.expanded += 1;
-            let state = trail.state(i);
-            let g = node.g + 1;
-            track.for_each_target(state, |to| match track.outcome(state, to) {
-                Some(Step::Finish { to }) => {
-                    let Some(fraction) = Fraction::of_finish(state.pos, to) else {
-                        return;
-                    };
-                    let time = LapTime { moves: g, fraction };
-                    if best.is_none_or(|(b, _, _)| time < b) && track.passes(state.pos, to) {
-                        best = Some((time, i, to));
-                    }
-                }
-                Some(Step::Move(next)) => {
-                    let key = next.key();
-                    let known = seen.get(key);
-                    if let Some(j) = known {
-                        let other = nodes[j as usize];
-                        if other.closed || other.g <= g {
-                            return;
-                        }
-                    }
-                    let Some(h) = bound.moves(next) else {
-                        return;
-                    };
-                    if !track.passes(state.pos, to) {
-                        return;
-                    }
-                    let j = match known {
-                        Some(j) => {
-                            trail.reparent(j, i);
-                            nodes[j as usize].g = g;
-                            j
-                        }
-                        None => {
-                            let j = trail.push(next, i);
-                            nodes.push(Node { g, closed: false });
-                            seen.insert(key, j);
-                            j
-                        }
-                    };
-                    push(&mut buckets, g + h, j);
-                }
-                None => {}
-            });
+            f += 1;
+            continue;
+        };
+        if search.table.get(slot).moves() != Some(g) {
+            continue; // Reached again by a shorter route since: that entry counts.
         }
-        if let Some((_, last, to)) = best {
-            stats.stored = trail.len() as u64;
-            return Ok(trail.lap(last, to));
-        }
-        f += 1;
+        stats.expanded += 1;
+        let state = search.table.state(slot);
+        search.expand(state, Some(slot), g, f);
     }
-    stats.stored = trail.len() as u64;
-    Err(PilotError::NoLap)
+    stats.stored = search.table.capacity() as u64;
+    if search.truncated {
+        // Laps of tens of thousands of moves: no circuit anyone draws, but never a wrong
+        // answer — the plain search has no such limit.
+        return super::bfs::plain_bfs(track.circuit());
+    }
+    match search.best {
+        Some(best) => Ok(search.lap(best)),
+        None => Err(PilotError::NoLap),
+    }
 }

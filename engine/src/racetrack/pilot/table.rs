@@ -1,0 +1,205 @@
+//! The optimal search's record of states: a dense table instead of a hash map.
+//!
+//! *Velocities are small.* A state reached with `vx = s > 0` had, over its last `s` moves,
+//! x-velocities of at least `s, s − 1, …, 1` (the velocity starts at 0 and changes by at most
+//! one per move), so it moved at least `s(s+1)/2` columns in those moves, between two positions
+//! of the grid: `s(s+1)/2 ≤ 149`, so `|vx| ≤ 16`; likewise `|vy| ≤ 13` (`s(s+1)/2 ≤ 99`). Every
+//! stored state fits in a 33 × 27 box of velocities — on any circuit, conforming or not.
+//!
+//! *Locality.* A state is filed under its **previous** position `q = pos − vel` (and its count):
+//! the nine moves out of a state `(pos, vel)` lead to `(pos + vel + a, vel + a)`, whose previous
+//! position is `pos` for all nine. So one expansion touches one block, a 3 × 3 patch of its
+//! velocity box, instead of nine scattered hash slots. Blocks are allocated when first touched,
+//! so memory follows the part of the circuit the search actually visits.
+//!
+//! Each slot holds an [`Entry`] of two bytes: unseen, blocked (the move into it fails the
+//! collision test, or the lap cannot be finished from it), or reached with its best known move
+//! count. No parent is stored: a lap is read back by looking, at each state, for a predecessor
+//! reached in fewer moves (see [`optimal`](super::optimal)).
+
+use crate::racetrack::Circuit;
+use crate::racetrack::physics::Pos;
+
+use super::model::{MIN_COUNT, State};
+
+/// Largest `|vx|` of a stored state (`16·17/2 = 136 ≤ 149 < 17·18/2`).
+pub const MAX_VX: i32 = 16;
+/// Largest `|vy|` of a stored state (`13·14/2 = 91 ≤ 99 < 14·15/2`).
+pub const MAX_VY: i32 = 13;
+
+const ROW: usize = (2 * MAX_VX + 1) as usize;
+const BLOCK: usize = ROW * (2 * MAX_VY + 1) as usize;
+const CELLS: usize = (Circuit::WIDTH * Circuit::HEIGHT) as usize;
+const LAYERS: usize = (-MIN_COUNT + 1) as usize;
+
+/// One slot of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry(u16);
+
+impl Entry {
+    /// Never reached.
+    pub const UNSEEN: Entry = Entry(0);
+    /// Useless: its move fails the collision test, or no lap can be finished from it.
+    pub const BLOCKED: Entry = Entry(u16::MAX);
+    /// The most moves an entry can hold.
+    pub const MAX_MOVES: u32 = u16::MAX as u32 - 2;
+
+    /// Reached after `g ≤ MAX_MOVES` moves (`None` beyond).
+    pub fn reached(g: u32) -> Option<Entry> {
+        (g <= Entry::MAX_MOVES).then(|| Entry(g as u16 + 1))
+    }
+
+    /// The best known move count, for a reached state.
+    pub fn moves(self) -> Option<u32> {
+        (self != Entry::UNSEEN && self != Entry::BLOCKED).then(|| u32::from(self.0) - 1)
+    }
+}
+
+/// Slots for every state a search meets, indexed by a dense `u32`.
+pub struct StateTable {
+    /// `layer * CELLS + cell` of the previous position → block number + 1 (0: none yet).
+    block_of: Vec<u32>,
+    /// Block number → `layer * CELLS + cell`.
+    owners: Vec<u32>,
+    entries: Vec<Entry>,
+}
+
+impl Default for StateTable {
+    fn default() -> Self {
+        StateTable {
+            block_of: vec![0; LAYERS * CELLS],
+            owners: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl StateTable {
+    /// The slot of `state` (allocating its block), or `None` when it is outside the table: a
+    /// velocity beyond the proven bounds, a count below [`MIN_COUNT`] or above 0, or a
+    /// previous position off the grid — none of which a search can reach.
+    pub fn slot(&mut self, state: State) -> Option<u32> {
+        let place = StateTable::place(state);
+        debug_assert!(
+            place.is_some(),
+            "a search state outside the table: {state:?}"
+        );
+        let (owner, offset) = place?;
+        let block = match self.block_of[owner] {
+            0 => {
+                self.owners.push(owner as u32);
+                self.entries
+                    .resize(self.entries.len() + BLOCK, Entry::UNSEEN);
+                self.block_of[owner] = self.owners.len() as u32;
+                self.owners.len() - 1
+            }
+            b => b as usize - 1,
+        };
+        Some((block * BLOCK + offset) as u32)
+    }
+
+    /// The slot of `state` if its block exists (no allocation).
+    pub fn find(&self, state: State) -> Option<u32> {
+        let (owner, offset) = StateTable::place(state)?;
+        let block = self.block_of[owner].checked_sub(1)? as usize;
+        Some((block * BLOCK + offset) as u32)
+    }
+
+    /// The block owner (`layer * CELLS + cell` of the previous position) and the offset of
+    /// `state` in its block.
+    fn place(state: State) -> Option<(usize, usize)> {
+        let (vx, vy) = (state.vel.x, state.vel.y);
+        let (qx, qy) = (state.pos.x - vx, state.pos.y - vy);
+        let layer = -i32::from(state.count);
+        if vx.abs() > MAX_VX
+            || vy.abs() > MAX_VY
+            || !Circuit::contains(qx, qy)
+            || !(0..LAYERS as i32).contains(&layer)
+        {
+            return None;
+        }
+        let owner = layer as usize * CELLS + (qy * Circuit::WIDTH + qx) as usize;
+        let offset = (vy + MAX_VY) as usize * ROW + (vx + MAX_VX) as usize;
+        Some((owner, offset))
+    }
+
+    /// The state of a slot.
+    pub fn state(&self, slot: u32) -> State {
+        let (block, offset) = (slot as usize / BLOCK, slot as usize % BLOCK);
+        let owner = self.owners[block] as usize;
+        let (layer, cell) = (owner / CELLS, owner % CELLS);
+        let vel = Pos::new(
+            (offset % ROW) as i32 - MAX_VX,
+            (offset / ROW) as i32 - MAX_VY,
+        );
+        let q = Pos::new(cell as i32 % Circuit::WIDTH, cell as i32 / Circuit::WIDTH);
+        State {
+            pos: Pos::new(q.x + vel.x, q.y + vel.y),
+            vel,
+            count: -(layer as i8),
+            before_first_move: false,
+        }
+    }
+
+    /// The entry of a slot.
+    pub fn get(&self, slot: u32) -> Entry {
+        self.entries[slot as usize]
+    }
+
+    /// Overwrites the entry of a slot.
+    pub fn set(&mut self, slot: u32, entry: Entry) {
+        self.entries[slot as usize] = entry;
+    }
+
+    /// Slots allocated (reached or not).
+    pub fn capacity(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_round_trip_and_share_blocks_by_previous_position() {
+        let mut t = StateTable::default();
+        let s = |x, y, vx, vy, count| State {
+            pos: Pos::new(x, y),
+            vel: Pos::new(vx, vy),
+            count,
+            before_first_move: false,
+        };
+        let states = [
+            s(60, 50, 16, 13, 0),
+            s(60, 50, -16, -13, -8),
+            s(0, 0, 0, 0, 0),
+            s(149, 99, 0, 0, -3),
+            s(61, 51, 17 - 16, 14 - 13, 0),
+        ];
+        for st in states {
+            assert_eq!(t.find(st), None);
+            let slot = t.slot(st).unwrap();
+            assert_eq!(t.find(st), Some(slot));
+            assert_eq!(t.state(slot), st);
+            assert_eq!(t.get(slot), Entry::UNSEEN);
+        }
+        // The nine moves out of (44,50) at velocity (4,0) share one block.
+        let blocks: Vec<u32> = (-1..=1)
+            .flat_map(|ay| (-1..=1).map(move |ax| (ax, ay)))
+            .map(|(ax, ay)| s(48 + ax, 50 + ay, 4 + ax, ay, 0))
+            .map(|st| t.slot(st).unwrap() / BLOCK as u32)
+            .collect();
+        assert!(blocks.iter().all(|&b| b == blocks[0]));
+    }
+
+    #[test]
+    fn entries_keep_moves() {
+        for g in [0, 1, 117, Entry::MAX_MOVES] {
+            assert_eq!(Entry::reached(g).and_then(Entry::moves), Some(g));
+        }
+        assert_eq!(Entry::reached(Entry::MAX_MOVES + 1), None);
+        assert_eq!(Entry::UNSEEN.moves(), None);
+        assert_eq!(Entry::BLOCKED.moves(), None);
+    }
+}
