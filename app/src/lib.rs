@@ -8,6 +8,7 @@ pub mod editor;
 pub mod geometry;
 pub mod lab;
 pub mod route;
+pub mod soccer;
 pub mod workers;
 
 mod canvas;

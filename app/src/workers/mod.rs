@@ -2,3 +2,4 @@
 //! worker binary (`app/src/bin/<name>_worker.rs`) that answers.
 
 pub mod racetrack;
+pub mod soccer;
