@@ -256,6 +256,38 @@ test('the results log ranks by the spec, survives a reload and exports as TESTF1
   }
 });
 
+test("the editor's circuit and dropped files", async () => {
+  const { page, problems, close } = await openLab();
+  try {
+    // The circuit editor autosaves its work as "name\n.cir text" (app/src/editor/browser.rs).
+    const street = readFileSync(new URL('../../engine/samples/street.cir', import.meta.url), 'latin1');
+    await page.evaluate((text) => localStorage.setItem('quadrille.circuit-editor.v1', text), `my-street\n${street}`);
+    await page.selectOption('[data-testid="lab-circuit"]', 'editor');
+    await page.waitForSelector(`${CANVAS}[data-circuit="my-street"]`);
+
+    // Files dropped on the drop zone are judged like picked ones. fangio.f1 was driven on
+    // ring: on street, `quadrille testf1 --circuit street.cir` says move 3 leaves the track.
+    const bytes = readFileSync(fixture('fangio.f1'), 'latin1');
+    const transfer = await page.evaluateHandle((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'fangio.f1', { type: 'text/plain' }));
+      return dt;
+    }, bytes);
+    await page.dispatchEvent('.lab-drop', 'drop', { dataTransfer: transfer });
+    await page.waitForSelector(`${VERDICT}[data-valid]`);
+    const v = await verdictOf(page);
+    assert.equal(v.valid, 'false');
+    assert.equal(v.fault, 'collision');
+    assert.equal(v.move, '3');
+    assert.ok(v.text.includes('move 3: (43,6) → (46,7) leaves the track at (45,7)'), v.text);
+    assert.ok(v.text.includes('Fangio'));
+    assert.equal(await page.getAttribute(CANVAS, 'data-laps'), '1');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 function readPositions(name) {
   return readFileSync(fixture(name), 'latin1')
     .split(/\r\n|\r|\n/)
