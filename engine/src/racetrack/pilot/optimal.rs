@@ -14,7 +14,7 @@
 //! the finishing move with the smallest fraction `f` among all of them.
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::{self, Pos};
+use crate::racetrack::physics::{self, Pos, is_left};
 
 use super::bounds::LowerBound;
 use super::clearance::Clearance;
@@ -93,38 +93,77 @@ impl Search<'_, '_> {
                 }
             }
             Some(Step::Move(next)) => {
-                let Some(slot) = self.table.slot(next) else {
-                    return;
-                };
-                let entry = self.table.get(slot);
-                if entry == Entry::BLOCKED || entry.moves().is_some_and(|known| known <= g) {
-                    return;
+                if let Some(slot) = self.table.slot(next) {
+                    self.reach(slot, from.pos, next, g, f);
                 }
-                // A state already reached was reached by this very move (same previous
-                // position, same velocity): only a new one needs the collision test.
-                if entry == Entry::UNSEEN && !self.clearance.passes(circuit, from.pos, to) {
-                    self.table.set(slot, Entry::BLOCKED);
-                    return;
-                }
-                let Some(h) = self.bound.moves(next) else {
-                    self.table.set(slot, Entry::BLOCKED);
-                    return;
-                };
-                let Some(entry) = Entry::reached(g) else {
-                    self.truncated = true;
-                    return;
-                };
-                self.table.set(slot, entry);
-                // Path-max: never file a state below the bucket being expanded.
-                self.open.push((g + h).max(f), slot, g);
             }
             None => {}
         }
     }
 
+    /// Reaches `next` (in `slot`) by the move from `from` after `g` moves, in bucket `f`.
+    fn reach(&mut self, slot: u32, from: Pos, next: State, g: u32, f: u32) {
+        let entry = self.table.get(slot);
+        if entry == Entry::BLOCKED || entry.moves().is_some_and(|known| known <= g) {
+            return;
+        }
+        // A state already reached was reached by this very move (same previous position, same
+        // velocity): only a new one needs the collision test.
+        if entry == Entry::UNSEEN && !self.clearance.passes(self.track.circuit(), from, next.pos) {
+            self.table.set(slot, Entry::BLOCKED);
+            return;
+        }
+        let Some(h) = self.bound.moves(next) else {
+            self.table.set(slot, Entry::BLOCKED);
+            return;
+        };
+        let Some(entry) = Entry::reached(g) else {
+            self.truncated = true;
+            return;
+        };
+        self.table.set(slot, entry);
+        // Path-max: never file a state below the bucket being expanded.
+        self.open.push((g + h).max(f), slot, g);
+    }
+
+    /// Generates the moves out of `state` (in `slot`, reached after `g` moves, in bucket `f`).
+    ///
+    /// When none of the nine moves can cross column 40 (the car and all nine targets on one
+    /// side), [`Track::outcome`] reduces to "the target is a track cell of the grid" and every
+    /// target keeps the count: the nine states then share one block of the table, found once.
     fn expand(&mut self, state: State, slot: Option<u32>, g: u32, f: u32) {
-        self.track
-            .for_each_target(state, |to| self.relax(state, slot, g + 1, f, to));
+        let (p, v) = (state.pos, state.vel);
+        let reach_x = (p.x + v.x - 1, p.x + v.x + 1);
+        let one_side = |x: i32| is_left(Pos::new(x, 0)) == is_left(p);
+        if state.before_first_move || !one_side(reach_x.0) || !one_side(reach_x.1) {
+            self.track
+                .for_each_target(state, |to| self.relax(state, slot, g + 1, f, to));
+            return;
+        }
+        let Some(base) = self.table.block_at(p, state.count) else {
+            return;
+        };
+        let circuit = self.track.circuit();
+        for ay in -1..=1 {
+            for ax in -1..=1 {
+                let vel = Pos::new(v.x + ax, v.y + ay);
+                let to = Pos::new(p.x + vel.x, p.y + vel.y);
+                if !circuit.is_track(to.x, to.y) {
+                    continue;
+                }
+                let Some(offset) = StateTable::offset(vel) else {
+                    debug_assert!(false, "a reachable velocity beyond the bounds: {vel:?}");
+                    continue;
+                };
+                let next = State {
+                    pos: to,
+                    vel,
+                    count: state.count,
+                    before_first_move: false,
+                };
+                self.reach(base + offset, p, next, g + 1, f);
+            }
+        }
     }
 
     /// The lap ending with the finishing move `best`, read back through the table: from each

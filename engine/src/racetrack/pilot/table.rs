@@ -85,6 +85,27 @@ impl StateTable {
             "a search state outside the table: {state:?}"
         );
         let (owner, offset) = place?;
+        Some(self.block(owner) + offset as u32)
+    }
+
+    /// The first slot of the block of states whose previous position is `prev` and whose count
+    /// is `count` (allocated if need be): the state with velocity `v` is at
+    /// [`StateTable::offset`]`(v)` from it. `None` off the grid or outside the counts.
+    pub fn block_at(&mut self, prev: Pos, count: i8) -> Option<u32> {
+        let layer = -i32::from(count);
+        if !Circuit::contains(prev.x, prev.y) || !(0..LAYERS as i32).contains(&layer) {
+            return None;
+        }
+        Some(self.block(layer as usize * CELLS + (prev.y * Circuit::WIDTH + prev.x) as usize))
+    }
+
+    /// Where the state of velocity `vel` sits in its block, if within the proven bounds.
+    pub fn offset(vel: Pos) -> Option<u32> {
+        (vel.x.abs() <= MAX_VX && vel.y.abs() <= MAX_VY)
+            .then(|| ((vel.y + MAX_VY) as usize * ROW + (vel.x + MAX_VX) as usize) as u32)
+    }
+
+    fn block(&mut self, owner: usize) -> u32 {
         let block = match self.block_of[owner] {
             0 => {
                 self.owners.push(owner as u32);
@@ -95,7 +116,7 @@ impl StateTable {
             }
             b => b as usize - 1,
         };
-        Some((block * BLOCK + offset) as u32)
+        (block * BLOCK) as u32
     }
 
     /// The slot of `state` if its block exists (no allocation).
@@ -119,8 +140,7 @@ impl StateTable {
             return None;
         }
         let owner = layer as usize * CELLS + (qy * Circuit::WIDTH + qx) as usize;
-        let offset = (vy + MAX_VY) as usize * ROW + (vx + MAX_VX) as usize;
-        Some((owner, offset))
+        Some((owner, StateTable::offset(state.vel)? as usize))
     }
 
     /// The state of a slot.
@@ -191,6 +211,12 @@ mod tests {
             .map(|st| t.slot(st).unwrap() / BLOCK as u32)
             .collect();
         assert!(blocks.iter().all(|&b| b == blocks[0]));
+        let base = t.block_at(Pos::new(44, 50), 0).unwrap();
+        let st = s(49, 49, 5, -1, 0);
+        assert_eq!(t.slot(st), Some(base + StateTable::offset(st.vel).unwrap()));
+        assert_eq!(StateTable::offset(Pos::new(17, 0)), None);
+        assert_eq!(t.block_at(Pos::new(44, 50), 1), None);
+        assert_eq!(t.block_at(Pos::new(150, 50), 0), None);
     }
 
     #[test]
