@@ -174,6 +174,15 @@ test('pasted files and the built-in pilots are judged too', async () => {
     assert.equal(v.valid, 'true');
     assert.equal(v.time, EXPECTED['fangio.f1'].time.toFixed(2));
     assert.ok(v.text.includes('optimal'));
+    // Saved as a result file, it is the CLI's optimal lap position for position.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid="save-f1"]'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'optimal.f1');
+    const saved = readFileSync(await download.path(), 'latin1').split('\r\n');
+    assert.deepEqual(saved.slice(0, 2), ['optimal', 'ring.cir']);
+    assert.deepEqual(saved.slice(2).filter(Boolean).map((l) => l.split(',').map(Number)), readPositions('fangio.f1'));
     assert.deepEqual(problems, []);
   } finally {
     await close();

@@ -4,7 +4,7 @@ use engine::racetrack::f1::{self, ResultFile};
 use engine::racetrack::judge::{self, Fault, Verdict};
 use engine::racetrack::physics::{self, CELL_METRES, Pos};
 use engine::racetrack::pools::Outcome;
-use engine::racetrack::{Circuit, log};
+use engine::racetrack::{Circuit, LineEnding, log};
 
 /// One judged lap: a result file, or the lap of a built-in pilot.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +63,20 @@ impl JudgedLap {
             positions,
             readable: true,
         }
+    }
+
+    /// The lap as a result file for `circuit_file` (CRLF, like the original tools), so that a
+    /// built-in pilot's lap can be saved and compared with one's own; `None` when the file
+    /// could not be read.
+    pub fn to_f1(&self, circuit_file: &str) -> Option<String> {
+        self.readable.then(|| {
+            ResultFile {
+                pilot: self.pilot.clone(),
+                circuit: circuit_file.to_string(),
+                positions: self.positions.clone(),
+            }
+            .to_text(LineEnding::CrLf)
+        })
     }
 
     /// The number of moves in the file (`positions − 1`), `None` when it could not be read.
@@ -165,6 +179,10 @@ mod tests {
         assert_eq!(lap.speeds().len(), lap.positions.len() - 1);
         assert!(lap.log_line("d").starts_with("Fangio\tfangio.f1\tvalid\t"));
         assert!(lap.outcome().is_valid());
+        let saved = lap.to_f1("RING.CIR").unwrap();
+        let again = JudgedLap::from_bytes(&c, "again.f1", saved.as_bytes());
+        assert_eq!(again.positions, lap.positions);
+        assert_eq!(again.verdict, lap.verdict);
     }
 
     #[test]
@@ -180,6 +198,7 @@ mod tests {
         assert_eq!(lap.pilot, "Fangio");
         assert_eq!(lap.moves(), None);
         assert_eq!(lap.fault_move(), None);
+        assert_eq!(lap.to_f1("RING.CIR"), None);
         assert!(lap.log_line("d").contains("\tsyntax at line"));
     }
 

@@ -35,7 +35,7 @@ pub fn paint(
         .iter()
         .flat_map(|(_, s)| s.iter().copied())
         .fold(0.0, f64::max);
-    let y_max = nice_ceiling(top_speed.max(50.0));
+    let y_max = nice_ceiling(top_speed.max(100.0));
     let x_max = last.max(1) as f64;
     let px = |k: f64| left + k / x_max * pw;
     let py = |v: f64| top + ph - (v / y_max).min(1.5) * ph;

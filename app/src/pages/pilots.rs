@@ -76,6 +76,7 @@ pub enum Msg {
     Tick,
     Key(KeyboardEvent),
     ExportLog,
+    SaveLap,
     ClearLog,
     Redraw,
 }
@@ -458,6 +459,15 @@ impl Component for Pilots {
                 self.export_log();
                 return false;
             }
+            Msg::SaveLap => {
+                if let (Some(track), Some(lap)) = (&self.track, self.focused())
+                    && let Some(text) = lap.to_f1(&format!("{}.cir", track.name))
+                {
+                    let name = format!("{}.f1", stem(&lap.file));
+                    crate::editor::browser::download(text.as_bytes(), &name, "text/plain");
+                }
+                return false;
+            }
             Msg::ClearLog => {
                 self.log = ResultsLog::default();
                 if let Some(track) = &self.track {
@@ -764,6 +774,12 @@ impl Pilots {
                     <span class="lab-file-name">{ &lap.file }</span>
                 </h2>
                 { body }
+                if lap.readable {
+                    <button class="link-button lab-save" data-testid="save-f1"
+                            onclick={link.callback(|_| Msg::SaveLap)}>
+                        { "Save as .f1" }
+                    </button>
+                }
             </div>
         }
     }
