@@ -460,6 +460,16 @@ fn param_u32(cell: &Cell, name: &str) -> Result<u32, LoadError> {
         .ok_or_else(|| bad(cell, format!("missing or bad parameter {name}")))
 }
 
+/// `a * b` for port-width arithmetic, or an error naming the cell when it overflows.
+fn product(cell: &Cell, a: u32, b: u32) -> Result<u32, LoadError> {
+    a.checked_mul(b)
+        .filter(|&v| v <= MAX_BITS)
+        .ok_or_else(|| bad(cell, format!("{a} x {b} bits is too wide")))
+}
+
+/// The widest port or memory (in bits) accepted: far beyond any FPGA, small enough to allocate.
+const MAX_BITS: u32 = 1 << 27;
+
 fn param_bool(cell: &Cell, name: &str) -> bool {
     cell.parameters
         .get(name)
@@ -492,6 +502,12 @@ fn conn<'c>(cell: &'c Cell, port: &str, width: Option<u32>) -> Result<&'c [Bit],
     }
     Ok(bits)
 }
+
+/// Cell types handled outside [`un_op`] and [`bin_op`].
+const KNOWN: &[&str] = &[
+    "$mux", "$bwmux", "$pmux", "$bmux", "$demux", "$slice", "$concat", "$dff", "$dffe", "$sdff",
+    "$sdffe", "$sdffce", "$adff", "$adffe", "$aldff", "$aldffe", "$dffsr", "$dffsre",
+];
 
 fn un_op(kind: &str) -> Option<UnOp> {
     Some(match kind {
@@ -709,7 +725,7 @@ fn declare_outputs(b: &mut Builder, cell: &Cell) -> Result<Vec<Operand>, LoadErr
         "$mem_v2" => {
             let ports = param_u32(cell, "RD_PORTS")?;
             let width = param_u32(cell, "WIDTH")?;
-            let data = conn(cell, "RD_DATA", Some(ports * width))?;
+            let data = conn(cell, "RD_DATA", Some(product(cell, ports, width)?))?;
             let mut outs = Vec::new();
             for p in 0..ports {
                 let bits = &data[(p * width) as usize..((p + 1) * width) as usize];
@@ -744,6 +760,15 @@ fn declare_outputs(b: &mut Builder, cell: &Cell) -> Result<Vec<Operand>, LoadErr
 fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), LoadError> {
     let kind = gate(&cell.kind).unwrap_or(cell.kind.as_str());
     let is_gate = cell.kind.starts_with("$_");
+    if outs.is_empty() && !matches!(kind, "$mem_v2" | "$scopeinfo") {
+        if un_op(kind).is_none() && bin_op(kind).is_none() && !KNOWN.contains(&kind) && !is_gate {
+            return Err(LoadError::UnknownCell {
+                cell: cell.name.clone(),
+                kind: cell.kind.clone(),
+            });
+        }
+        return Err(bad(cell, "its output port is not connected"));
+    }
     let width_of = |port: &str, param: &str| -> Result<u32, LoadError> {
         if is_gate {
             Ok(1)
@@ -825,13 +850,14 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             let w = param_u32(cell, "WIDTH")?;
             let sw = param_u32(cell, "S_WIDTH")?;
             let a = conn(cell, "A", Some(w))?;
-            let bb = conn(cell, "B", Some(w * sw))?;
+            let bw = product(cell, w, sw)?;
+            let bb = conn(cell, "B", Some(bw))?;
             let s = conn(cell, "S", Some(sw))?;
             conn(cell, "Y", Some(w))?;
             let (a, bb, s) = (b.operand(a), b.operand(bb), b.operand(s));
             let shape = Shape {
                 a_width: w,
-                b_width: w * sw,
+                b_width: bw,
                 y_width: w,
                 a_signed: false,
                 b_signed: false,
@@ -1119,7 +1145,7 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
         .and_then(Param::as_u64)
         .unwrap_or(0) as u32 as i32 as i64;
     let n = words(width);
-    if (size as u64) * (n as u64) > (1 << 28) {
+    if u64::from(size) * u64::from(width.max(1)) > u64::from(MAX_BITS) {
         return Err(bad(
             cell,
             format!("memory of {size} words of {width} bits is too large"),
@@ -1149,9 +1175,9 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
     let idx = b.cell_index(cell);
 
     let wr_clk = conn(cell, "WR_CLK", Some(wr_ports))?.to_vec();
-    let wr_en = conn(cell, "WR_EN", Some(wr_ports * width))?.to_vec();
-    let wr_addr = conn(cell, "WR_ADDR", Some(wr_ports * abits))?.to_vec();
-    let wr_data = conn(cell, "WR_DATA", Some(wr_ports * width))?.to_vec();
+    let wr_en = conn(cell, "WR_EN", Some(product(cell, wr_ports, width)?))?.to_vec();
+    let wr_addr = conn(cell, "WR_ADDR", Some(product(cell, wr_ports, abits)?))?.to_vec();
+    let wr_data = conn(cell, "WR_DATA", Some(product(cell, wr_ports, width)?))?.to_vec();
     let wr_clk_enable = param_bits(cell, "WR_CLK_ENABLE", wr_ports as usize);
     let wr_clk_pol = param_bits(cell, "WR_CLK_POLARITY", wr_ports as usize);
     let first_write = b.writes.len() as u32;
@@ -1186,13 +1212,25 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
     let rd_en = conn(cell, "RD_EN", Some(rd_ports))?.to_vec();
     let rd_arst = conn(cell, "RD_ARST", Some(rd_ports))?.to_vec();
     let rd_srst = conn(cell, "RD_SRST", Some(rd_ports))?.to_vec();
-    let rd_addr = conn(cell, "RD_ADDR", Some(rd_ports * abits))?.to_vec();
+    let rd_addr = conn(cell, "RD_ADDR", Some(product(cell, rd_ports, abits)?))?.to_vec();
     let clk_enable = param_bits(cell, "RD_CLK_ENABLE", rd_ports as usize);
     let clk_pol = param_bits(cell, "RD_CLK_POLARITY", rd_ports as usize);
     let ce_over = param_bits(cell, "RD_CE_OVER_SRST", rd_ports as usize);
-    let transparency = param_bits(cell, "RD_TRANSPARENCY_MASK", (rd_ports * wr_ports) as usize);
-    let srst_values = param_bits(cell, "RD_SRST_VALUE", (rd_ports * width) as usize);
-    let init_values = param_bits(cell, "RD_INIT_VALUE", (rd_ports * width) as usize);
+    let transparency = param_bits(
+        cell,
+        "RD_TRANSPARENCY_MASK",
+        product(cell, rd_ports, wr_ports)? as usize,
+    );
+    let srst_values = param_bits(
+        cell,
+        "RD_SRST_VALUE",
+        product(cell, rd_ports, width)? as usize,
+    );
+    let init_values = param_bits(
+        cell,
+        "RD_INIT_VALUE",
+        product(cell, rd_ports, width)? as usize,
+    );
     for p in 0..rd_ports as usize {
         let out = outs[p];
         let addr = b.operand(&rd_addr[p * abits as usize..(p + 1) * abits as usize]);

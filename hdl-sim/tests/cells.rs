@@ -627,3 +627,47 @@ fn a_real_loop_through_a_wide_cell_is_still_rejected_after_splitting() {
         other => panic!("{other}"),
     }
 }
+
+proptest! {
+    /// Structural corruption of a real netlist (a parameter set to any value, a connection
+    /// dropped or resized) gives an error or a working simulator, never a panic.
+    #[test]
+    fn corrupted_cells_never_panic(
+        cell_pick in any::<usize>(),
+        param_pick in any::<usize>(),
+        value in any::<u32>(),
+        drop_pick in any::<usize>(),
+        action in 0u8..3,
+        design in 0usize..4,
+    ) {
+        let top = ["mem", "ffs", "cpu", "async"][design];
+        let path = format!("{}/tests/designs/{top}.json", env!("CARGO_MANIFEST_DIR"));
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cells = v["modules"][top]["cells"].as_object_mut().unwrap();
+        let name = cells.keys().nth(cell_pick % cells.len()).unwrap().clone();
+        let cell = cells.get_mut(&name).unwrap();
+        match action {
+            0 => {
+                let params = cell["parameters"].as_object_mut().unwrap();
+                if !params.is_empty() {
+                    let key = params.keys().nth(param_pick % params.len()).unwrap().clone();
+                    params.insert(key, serde_json::Value::String(format!("{value:b}")));
+                }
+            }
+            1 => {
+                let conns = cell["connections"].as_object_mut().unwrap();
+                let key = conns.keys().nth(drop_pick % conns.len()).unwrap().clone();
+                conns.remove(&key);
+            }
+            _ => {
+                let conns = cell["connections"].as_object_mut().unwrap();
+                let key = conns.keys().nth(drop_pick % conns.len()).unwrap().clone();
+                let bits = conns.get_mut(&key).unwrap().as_array_mut().unwrap();
+                bits.truncate((value as usize) % (bits.len() + 1));
+            }
+        }
+        if let Ok(mut sim) = Simulator::from_json(&v.to_string(), None) {
+            sim.run(3);
+        }
+    }
+}
