@@ -182,7 +182,7 @@ impl BoardEmulator {
             as u64
     }
 
-    /// Clock cycles in `ms` milliseconds of board time.
+    /// Clock cycles per millisecond of board time (50,000 at 50 MHz), to turn a time limit into a cycle budget.
     pub fn cycles_per_ms(&self) -> u64 {
         self.config.clock_hz / 1000
     }
