@@ -7,6 +7,7 @@
 // what `quadrille testf1 --json` says of each. The page must agree with the CLI.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -294,6 +295,20 @@ test("the editor's circuit and dropped files", async () => {
     assert.deepEqual(problems, []);
   } finally {
     await close();
+  }
+});
+
+// The fixtures' verdicts are the CLI's own: re-judged by the `quadrille` that `cargo xtask test`
+// builds (QUADRILLE_BIN), so a change of the judge cannot leave expected.json behind.
+test('expected.json is what quadrille testf1 --json says now', { skip: !process.env.QUADRILLE_BIN }, () => {
+  for (const [name, expected] of Object.entries(EXPECTED)) {
+    const run = spawnSync(
+      process.env.QUADRILLE_BIN,
+      ['testf1', '--json', '-l', '--circuit', RING, fixture(name)],
+      { encoding: 'utf8' },
+    );
+    assert.equal(run.status, expected.valid ? 0 : 1, `${name}: ${run.stderr}`);
+    assert.deepEqual(JSON.parse(run.stdout), expected, name);
   }
 });
 
