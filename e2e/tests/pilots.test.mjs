@@ -291,6 +291,8 @@ test("the editor's circuit and dropped files", async () => {
     assert.equal(v.move, '3');
     assert.ok(v.text.includes('move 3: (43,6) → (46,7) leaves the track at (45,7)'), v.text);
     assert.ok(v.text.includes('Fangio'));
+    // Line 2 names ring.cir: the lab says so, as TESTF1 would have looked for that circuit.
+    assert.match(await page.textContent('[data-testid="other-circuit"]'), /ring\.cir.*my-street\.cir/);
     assert.equal(await page.getAttribute(CANVAS, 'data-laps'), '1');
     assert.deepEqual(problems, []);
   } finally {

@@ -17,6 +17,9 @@ pub struct JudgedLap {
     pub positions: Vec<Pos>,
     /// Whether the positions were read at all (`false` for a syntax fault).
     pub readable: bool,
+    /// Line 2 of the file: the circuit it was computed for (`None` for a built-in pilot's lap,
+    /// which was driven on the lab's circuit).
+    pub written_for: Option<String>,
     pub verdict: Verdict,
 }
 
@@ -43,12 +46,14 @@ impl JudgedLap {
                 file: file.to_string(),
                 positions: parsed.positions,
                 readable: true,
+                written_for: Some(parsed.circuit),
             },
             Err(e) => JudgedLap {
                 pilot: f1::header(bytes).0.unwrap_or_default(),
                 file: file.to_string(),
                 positions: Vec::new(),
                 readable: false,
+                written_for: f1::header(bytes).1,
                 verdict: Verdict::Invalid(Fault::Syntax(e)),
             },
         }
@@ -62,7 +67,19 @@ impl JudgedLap {
             file: format!("{pilot}.f1"),
             positions,
             readable: true,
+            written_for: None,
         }
+    }
+
+    /// Whether line 2 names another circuit than `circuit` (a file stem such as `ring`):
+    /// compared by file stem, case-insensitively, any DOS or Unix directory dropped, as the CLI
+    /// looks the circuit up.
+    pub fn written_for_another(&self, circuit: &str) -> bool {
+        self.written_for.as_deref().is_some_and(|line| {
+            let base = line.trim().rsplit(['/', '\\']).next().unwrap_or("");
+            let stem = base.rsplit_once('.').map_or(base, |(stem, _)| stem);
+            !stem.is_empty() && !stem.eq_ignore_ascii_case(circuit)
+        })
     }
 
     /// The lap as a result file for `circuit_file` (CRLF, like the original tools), so that a
@@ -175,6 +192,8 @@ mod tests {
         let time = lap.verdict.lap().unwrap().time;
         assert_eq!(hooks.time, Some(format!("{time:.2}")));
         assert_eq!(lap.pilot, "Fangio");
+        assert!(!lap.written_for_another("ring"));
+        assert!(lap.written_for_another("street"));
         assert_eq!(lap.moves(), Some(lap.positions.len() - 1));
         assert_eq!(lap.speeds().len(), lap.positions.len() - 1);
         assert!(lap.log_line("d").starts_with("Fangio\tfangio.f1\tvalid\t"));
@@ -223,6 +242,7 @@ mod tests {
         let lap = JudgedLap::from_positions(&c, "demo", positions.clone());
         assert!(lap.verdict.is_valid());
         assert_eq!(lap.file, "demo.f1");
+        assert!(!lap.written_for_another("anything"));
         assert_eq!(lap.position_at(0), Some(positions[0]));
         assert_eq!(lap.position_at(usize::MAX), positions.last().copied());
         let empty = JudgedLap::from_bytes(&c, "e.f1", b"");

@@ -728,6 +728,14 @@ impl Pilots {
             };
         };
         let hooks = lap.hooks();
+        let other_circuit = match (&self.track, &lap.written_for) {
+            (Some(track), Some(line)) if lap.written_for_another(&track.name) => Some(format!(
+                "Written for {}, judged on {}.cir.",
+                line.trim(),
+                track.name
+            )),
+            _ => None,
+        };
         let colour = self
             .focus
             .and_then(|i| self.laps.get(i))
@@ -773,6 +781,9 @@ impl Pilots {
                     { if lap.pilot.is_empty() { "(no pilot name)".to_string() } else { lap.pilot.clone() } }
                     <span class="lab-file-name">{ &lap.file }</span>
                 </h2>
+                if let Some(note) = other_circuit {
+                    <p class="hint lab-other-circuit" data-testid="other-circuit">{ note }</p>
+                }
                 { body }
                 if lap.readable {
                     <button class="link-button lab-save" data-testid="save-f1"
