@@ -287,3 +287,50 @@ test('a pasted record is replayed to its final position, scrubbed and continued'
     await close();
   }
 });
+
+test('a field too big to play at its fitted size is zoomed, and the ball stays in sight', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await setUp(page, { width: 254, length: 254, starter: 'red', red: 'human', blue: 'human' });
+    const fitted = await nextDecision(page);
+    const square = Number(fitted.square);
+    for (let i = 0; i < 3; i += 1) await page.click('[data-testid="zoom-in"]');
+    await page.waitForFunction(
+      ({ s, sq }) => Number(document.querySelector(s).dataset.square) >= 2 * sq,
+      { s: BOARD, sq: square },
+    );
+    const view = () =>
+      page.evaluate((s) => {
+        const canvas = document.querySelector(s);
+        const scroller = canvas.parentElement;
+        const ratio = window.devicePixelRatio;
+        const [bx, by] = canvas.dataset.ball.split(',').map(Number);
+        return {
+          crisp: canvas.width === Math.round(canvas.clientWidth * ratio),
+          zoomed: canvas.clientWidth > scroller.clientWidth,
+          ball: [bx / ratio - scroller.scrollLeft, by / ratio - scroller.scrollTop],
+          size: [scroller.clientWidth, scroller.clientHeight],
+        };
+      }, BOARD);
+    const inSight = ({ ball, size }) =>
+      ball[0] > 0 && ball[0] < size[0] && ball[1] > 0 && ball[1] < size[1];
+    let v = await view();
+    assert.ok(v.crisp && v.zoomed, JSON.stringify(v));
+    assert.ok(inSight(v), `the ball at ${v.ball} is out of the ${v.size} window`);
+    // Steps still work, and the view follows the ball down the field.
+    await page.focus(BOARD);
+    for (const key of ['3', '4', '4', '4']) {
+      const before = await nextDecision(page);
+      await page.keyboard.press(key);
+      await page.waitForFunction(({ s, b }) => document.querySelector(s).dataset.ball !== b, { s: BOARD, b: before.ball });
+    }
+    assert.equal(await page.textContent('[data-testid="record"]'), '254x254 red: 3/4/4/4');
+    v = await view();
+    assert.ok(inSight(v), `the ball at ${v.ball} is out of the ${v.size} window`);
+    await page.click('[data-testid="zoom-fit"]');
+    await page.waitForFunction(({ s, sq }) => Number(document.querySelector(s).dataset.square) === sq, { s: BOARD, sq: square });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

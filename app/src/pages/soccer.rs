@@ -109,6 +109,8 @@ pub enum Msg {
     Start,
     EngineReady,
     Delivered(Delivery),
+    /// A player lost without a turn to show (a board's timeout or disconnect, say).
+    Forfeit(Side, Outcome),
     Key(KeyboardEvent),
     Click(MouseEvent),
     Tick,
@@ -229,6 +231,17 @@ impl Component for Soccer {
                 }
             }
             Msg::Delivered(delivery) => self.delivered(delivery),
+            Msg::Forfeit(side, outcome) => {
+                if let Some(live) = &mut self.live
+                    && live.phase != Phase::Review
+                    && live.referee.outcome().is_none()
+                    && outcome.winner == side.opponent()
+                {
+                    live.players.iter_mut().for_each(|p| p.cancel());
+                    live.referee.adjudicate(outcome);
+                    live.phase = Phase::Over;
+                }
+            }
             Msg::Key(event) => {
                 let Some(action) = key_action(&event.key(), &event.code()) else {
                     return false;
@@ -334,12 +347,8 @@ impl Soccer {
         };
         let seed = self.seed.trim().parse::<u64>().unwrap_or(1);
         let kinds = [self.sides[0].player(), self.sides[1].player()];
-        let mut players: [Box<dyn Player>; 2] = kinds.map(|kind| match kind {
-            PlayerKind::Human => Box::new(Human) as Box<dyn Player>,
-            PlayerKind::Engine { level } => {
-                Box::new(EnginePlayer::new(self.link.clone(), level, seed))
-            }
-        });
+        let mut players = [Side::Red, Side::Blue]
+            .map(|side| self.make_player(ctx, kinds[index(side)], side, referee.starter(), seed));
         for side in [Side::Red, Side::Blue] {
             players[index(side)].new_game(*referee.field(), side);
         }
@@ -360,6 +369,25 @@ impl Soccer {
         self.notice = None;
         self.focus_board.set(true);
         self.advance(ctx);
+    }
+
+    /// The player of one side. Every kind of player is made here and nowhere else; a kind
+    /// that can lose without a turn to show reports it as [`Msg::Forfeit`].
+    fn make_player(
+        &self,
+        ctx: &Context<Self>,
+        kind: PlayerKind,
+        side: Side,
+        starter: Side,
+        seed: u64,
+    ) -> Box<dyn Player> {
+        let _ = (ctx, side, starter);
+        match kind {
+            PlayerKind::Human => Box::new(Human),
+            PlayerKind::Engine { level } => {
+                Box::new(EnginePlayer::new(self.link.clone(), level, seed))
+            }
+        }
     }
 
     /// After the position changed: ends the game or asks the player to move.

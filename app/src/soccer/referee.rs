@@ -168,15 +168,22 @@ impl Referee {
         outcome
     }
 
-    /// The player to move ran out of time: the steps of the unfinished turn are taken back
-    /// (the record holds complete turns only) and the opponent wins with `timeout`.
+    /// The player to move ran out of time: the opponent wins with `timeout`.
     pub fn time_out(&mut self) -> Option<Outcome> {
+        let winner = self.to_move().opponent();
+        self.adjudicate(Outcome {
+            winner,
+            reason: Reason::Timeout,
+        })
+    }
+
+    /// Ends the game with a verdict no turn shows (a timeout, a disconnect, a protocol fault
+    /// seen on a wire). The steps of the unfinished turn are taken back first: the record holds
+    /// complete turns only. Nothing changes once the game is over.
+    pub fn adjudicate(&mut self, outcome: Outcome) -> Option<Outcome> {
         if self.outcome().is_none() {
             self.take_back_turn();
-            self.game.adjudicate(Outcome {
-                winner: self.to_move().opponent(),
-                reason: Reason::Timeout,
-            });
+            self.game.adjudicate(outcome);
         }
         self.outcome()
     }
@@ -297,6 +304,32 @@ mod tests {
         let reloaded = Referee::from_record(&referee.record_with_verdict()).unwrap();
         assert_eq!(reloaded.outcome(), Some(outcome));
         assert_eq!(reloaded.lines(), referee.lines());
+    }
+
+    #[test]
+    fn a_forfeit_ends_the_game_with_its_verdict() {
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        referee.step(Dir::SE).unwrap();
+        referee.step(Dir::N).unwrap();
+        let outcome = Outcome {
+            winner: Side::Red,
+            reason: Reason::Disconnect,
+        };
+        assert_eq!(referee.adjudicate(outcome), Some(outcome));
+        assert_eq!(referee.partial(), b"");
+        assert_eq!(
+            referee.record_with_verdict().to_string(),
+            "8x10 red: 3 # red disconnect"
+        );
+        let later = Outcome {
+            winner: Side::Blue,
+            reason: Reason::Timeout,
+        };
+        assert_eq!(
+            referee.adjudicate(later),
+            Some(outcome),
+            "the first verdict stands"
+        );
     }
 
     #[test]
