@@ -110,6 +110,7 @@ pub enum Msg {
     EngineReady,
     Delivered(Delivery),
     /// A player lost without a turn to show (a board's timeout or disconnect, say).
+    #[allow(dead_code, reason = "sent by the board players that make_player will make")]
     Forfeit(Side, Outcome),
     Key(KeyboardEvent),
     Click(MouseEvent),
