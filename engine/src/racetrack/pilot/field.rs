@@ -165,39 +165,6 @@ impl WalkGraph {
             }
         }
     }
-
-    /// For every node, the least possible largest `key` over the cells of a walk from it to the
-    /// end of the lap (both ends included; the end is the cell the finishing step lands on), or
-    /// `u8::MAX` where no walk finishes. With `key = x`, a walk from a node whose value is `k`
-    /// must reach a column `≥ k`: a waypoint every lap from there has to pass.
-    pub(crate) fn bottleneck(&self, key: impl Fn(Pos) -> u8) -> Vec<u8> {
-        let mut best = vec![u8::MAX; self.nodes()];
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 256];
-        self.for_each_finishing_step(|node, landing| {
-            let k = key(pos_of(node % CELLS)).max(key(landing));
-            if k < best[node] {
-                best[node] = k;
-                buckets[k as usize].push(node);
-            }
-        });
-        let mut done = vec![false; self.nodes()];
-        for k in 0..256 {
-            while let Some(node) = buckets[k].pop() {
-                if done[node] {
-                    continue;
-                }
-                done[node] = true;
-                self.for_each_predecessor(node, |j| {
-                    let cand = key(pos_of(j % CELLS)).max(k as u8);
-                    if cand < best[j] {
-                        best[j] = cand;
-                        buckets[cand as usize].push(j);
-                    }
-                });
-            }
-        }
-        best
-    }
 }
 
 impl Field {
