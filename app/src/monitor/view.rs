@@ -141,7 +141,12 @@ impl Component for SerialMonitor {
         if !self.paused
             && let Some(list) = self.list.cast::<web_sys::Element>()
         {
-            list.set_scroll_top(list.scroll_height());
+            // (`scrollTop` is an `i32` or an `f64` depending on web-sys' unstable APIs.)
+            let _ = js_sys::Reflect::set(
+                &list,
+                &JsValue::from_str("scrollTop"),
+                &JsValue::from(list.scroll_height()),
+            );
         }
     }
 }

@@ -145,12 +145,17 @@ pub fn is_supported() -> bool {
 
 /// Shows the browser's port chooser. Browsers allow this only during a user gesture, so call it
 /// straight from a click handler.
-pub async fn request_port() -> Result<SerialPort, SerialError> {
-    let promise = serial()?.request_port_with(&Object::new());
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map(JsCast::unchecked_into)
-        .map_err(|e| SerialError::from_js(&e))
+///
+/// The chooser is opened by this call itself (not when the future is first polled), so the
+/// click's user activation is still there.
+pub fn request_port() -> impl Future<Output = Result<SerialPort, SerialError>> {
+    let promise = serial().map(|serial| serial.request_port_with(&Object::new()));
+    async move {
+        wasm_bindgen_futures::JsFuture::from(promise?)
+            .await
+            .map(JsCast::unchecked_into)
+            .map_err(|e| SerialError::from_js(&e))
+    }
 }
 
 /// The ports this page was granted before (reconnected without a prompt).

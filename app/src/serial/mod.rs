@@ -3,9 +3,14 @@
 //! refereed by the engine's [`Referee`](engine::soccer::referee::Referee) ([`side`]).
 
 pub mod api;
+pub mod boards;
+pub mod emulator;
+pub mod link;
 pub mod port;
 pub mod settings;
+pub mod side;
 
 pub use api::SerialError;
+pub use boards::{BoardKind, BoardSetup, Boards};
 pub use port::{Connection, PortEvent};
 pub use settings::LineSettings;

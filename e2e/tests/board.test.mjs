@@ -1,0 +1,303 @@
+// Boards as Paper Soccer sides: a scripted `navigator.serial` whose ports are JavaScript bots
+// (e2e/lib/fake_serial.mjs) plays whole games against people, the engine, each other and the
+// emulated board. The page is the referee: every byte it sends is checked against the spec,
+// and so are the verdicts of the faults (junk, an illegal turn, silence, a pulled cable).
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { launch, openPage, visit } from '../lib/harness.mjs';
+import { expectedReceived, fakeSerialScript, makeGame } from '../lib/fake_serial.mjs';
+
+const BOARD = '[data-testid="soccer-board"]';
+// Human steps: red attacks the bottom goal (4 is south), blue the top one (0 is north).
+const PREFERENCE = {
+  red: ['4', '3', '5', '2', '6', '1', '7', '0'],
+  blue: ['0', '1', '7', '2', '6', '3', '5', '4'],
+};
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+// A page on #/soccer with the fake serial ports of `ports`.
+async function soccerWith(ports, extra = {}) {
+  const opened = await openPage(browser);
+  await opened.page.addInitScript({ content: fakeSerialScript({ ports, ...extra }) });
+  await visit(opened.page, '#/soccer');
+  return opened;
+}
+
+// Chooses `kind` for `side`; a serial side is connected to the next fake port.
+async function setSide(page, side, kind, { level, limit } = {}) {
+  await page.selectOption(`[data-testid="side-${side}"]`, kind);
+  if (kind === 'engine' && level !== undefined) {
+    await page.selectOption(`[data-testid="level-${side}"]`, String(level));
+  }
+  if (limit !== undefined) await page.fill(`[data-testid="limit-${side}"]`, String(limit));
+  if (kind === 'serial') {
+    await page.click(`[data-testid="connect-${side}"]`);
+    await page.waitForSelector(`[data-testid="port-status-${side}"]:has-text("connected:")`);
+  }
+  if (kind === 'emulated') {
+    await page.waitForSelector(`[data-testid="emulator-status-${side}"]:has-text("powered up")`, {
+      timeout: 120_000,
+    });
+  }
+}
+
+async function start(page, { width = 8, length = 10, starter = 'red' } = {}) {
+  await page.fill('[data-testid="width"]', String(width));
+  await page.fill('[data-testid="length"]', String(length));
+  await page.selectOption('[data-testid="starter"]', starter);
+  await page.click('[data-testid="start-game"]');
+}
+
+async function resultOf(page, timeout = 120_000) {
+  const result = await page.waitForSelector('[data-testid="result"]', { timeout });
+  return {
+    winner: await result.getAttribute('data-winner'),
+    reason: await result.getAttribute('data-reason'),
+    record: (await page.textContent('[data-testid="record"]')).trim(),
+  };
+}
+
+// Replays a record with the tests' own rules: every turn but the last complete and legal; the
+// last one's effect is returned ('goal-red', 'goal-blue', 'over', 'bounce', 'illegal').
+function replay(record) {
+  const [, w, l, starter, body] = /^(\d+)x(\d+) (red|blue): ?([0-7/]*)$/.exec(record);
+  const game = makeGame(Number(w), Number(l));
+  const turns = body ? body.split('/') : [];
+  let last = null;
+  turns.forEach((turn, i) => {
+    last = game.turn(turn);
+    if (i < turns.length - 1) assert.equal(last, 'over', `turn ${i + 1} (${turn}) of ${record}`);
+  });
+  return { starter, turns, last };
+}
+
+// What the bots received, as text.
+const received = (page, port) => page.evaluate((i) => window.__fakeSerial.text(i), port);
+const printable = (s) => JSON.stringify(s);
+
+// The monitor's rows: [dir, side, label].
+async function monitorRows(page) {
+  return page.$$eval('[data-testid="serial-log"] > *', (rows) =>
+    rows.map((r) => [r.dataset.dir, r.dataset.side, r.dataset.label]),
+  );
+}
+
+// Plays the human side: the first legal step in its preference order, until the game ends.
+async function playHuman(page) {
+  for (let i = 0; i < 3000; i += 1) {
+    await page.waitForFunction(
+      (s) => ['human', 'over'].includes(document.querySelector(s)?.dataset.state),
+      BOARD,
+      { timeout: 60_000 },
+    );
+    const state = await page.$eval(BOARD, (c) => ({ ...c.dataset }));
+    if (state.state === 'over') return;
+    const digit = PREFERENCE[state.toMove].find((d) => state.legal.includes(d));
+    await page.focus(BOARD);
+    await page.keyboard.press(digit);
+    await page.waitForFunction(
+      ({ s, ball }) => document.querySelector(s).dataset.ball !== ball,
+      { s: BOARD, ball: state.ball },
+    );
+  }
+  throw new Error('the game did not end');
+}
+
+test('serial against serial: two ports, a complete game, every byte checked', { timeout: 180_000 }, async () => {
+  const { page, problems, close } = await soccerWith([
+    { bot: { seed: 3, chunk: 2, junkAtOpen: '\u0000\u00ffDE2-115 reset\r\n' } },
+    { bot: { seed: 4, chunk: 5, junkBeforeTurn: 'ok ' } },
+  ]);
+  try {
+    await setSide(page, 'red', 'serial');
+    await setSide(page, 'blue', 'serial');
+    await start(page, { starter: 'blue' });
+    const { winner, reason, record } = await resultOf(page);
+    const { last } = replay(record);
+    // Bots never fault: the game ends with a goal or a stuck player.
+    assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
+    if (reason !== 'stuck') assert.equal(last, winner === 'red' ? 'goal-blue' : 'goal-red');
+    assert.equal(await received(page, 0), expectedReceived(record, 'red'), 'bytes to red');
+    assert.equal(await received(page, 1), expectedReceived(record, 'blue'), 'bytes to blue');
+    // The port was opened with the contest's line: 115200 8N2, no flow control.
+    const options = await page.evaluate(() => window.__fakeSerial.ports.map((p) => p.opens[0]));
+    for (const o of options) {
+      assert.deepEqual(
+        [o.baudRate, o.dataBits, o.parity, o.stopBits, o.flowControl],
+        [115200, 8, 'none', 2, 'none'],
+      );
+    }
+    // The monitor shows every message both ways, decoded.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="serial-log"] > *').length > 8);
+    const rows = await monitorRows(page);
+    const txRed = rows.filter(([d, s]) => d === 'tx' && s === 'red').map((r) => r[2]);
+    assert.deepEqual(txRed.slice(0, 3), ['w 8', 'l 10', 'c r']);
+    const txBlue = rows.filter(([d, s]) => d === 'tx' && s === 'blue').map((r) => r[2]);
+    assert.deepEqual(txBlue.slice(0, 4), ['w 8', 'l 10', 'c b', '{}']);
+    assert.ok(rows.some(([d, s, l]) => d === 'rx' && s === 'red' && l === 'junk'), 'reset junk shown');
+    assert.ok(rows.some(([d, , l]) => d === 'rx' && /^\{[0-7]+\}$/.test(l)), 'turns shown');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('human against serial: keyboard turns are forwarded byte for byte', { timeout: 180_000 }, async () => {
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 11 } }]);
+  try {
+    await setSide(page, 'red', 'human');
+    await setSide(page, 'blue', 'serial', { limit: 1000 });
+    await start(page, { starter: 'red' });
+    await playHuman(page);
+    const { winner, reason, record } = await resultOf(page);
+    replay(record);
+    assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
+    assert.equal(await received(page, 0), expectedReceived(record, 'blue'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('engine against serial: a complete game on 8x10', { timeout: 180_000 }, async () => {
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 5 } }]);
+  try {
+    await setSide(page, 'red', 'serial');
+    await setSide(page, 'blue', 'engine', { level: 1 });
+    await start(page, { starter: 'red' });
+    const { winner, reason, record } = await resultOf(page);
+    replay(record);
+    assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
+    assert.equal(await received(page, 0), expectedReceived(record, 'red'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('an illegal turn from the board loses with illegal_step and is recorded', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 6, illegalAt: 2 } }]);
+  try {
+    await setSide(page, 'red', 'serial');
+    await setSide(page, 'blue', 'engine', { level: 1 });
+    await start(page, { starter: 'red' });
+    const { winner, reason, record } = await resultOf(page);
+    assert.deepEqual([winner, reason], ['blue', 'illegal_step'], record);
+    const { turns, last } = replay(record);
+    assert.equal(turns.length, 3, record);
+    assert.equal(last, 'illegal');
+    assert.equal(await received(page, 0), expectedReceived(record, 'red'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a silent board loses on time; nothing more is sent to it', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 7, silentAt: 2 } }]);
+  try {
+    await setSide(page, 'red', 'engine', { level: 1 });
+    await setSide(page, 'blue', 'serial', { limit: 600 });
+    await start(page, { starter: 'blue' });
+    const { winner, reason, record } = await resultOf(page);
+    assert.deepEqual([winner, reason], ['red', 'timeout'], record);
+    const { turns } = replay(record);
+    assert.equal(turns.length, 2, 'blue, red, then blue is silent');
+    assert.equal(await received(page, 0), expectedReceived(record, 'blue', true));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a cable pulled mid-game loses with disconnect; the port is released', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 8, unplugAt: 3 } }]);
+  try {
+    await setSide(page, 'red', 'serial');
+    await setSide(page, 'blue', 'engine', { level: 1 });
+    await start(page, { starter: 'red' });
+    const { winner, reason, record } = await resultOf(page);
+    assert.deepEqual([winner, reason], ['blue', 'disconnect'], record);
+    assert.equal(replay(record).turns.length, 4, record);
+    await page.waitForSelector('[data-testid="port-error-red"]');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('bytes that frame no turn lose with illegal_step, with no turn recorded', { timeout: 120_000 }, async () => {
+  // On its second turn the board sends `}` with no `{`.
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 9, rawAt: 2, raw: '}\n' } }]);
+  try {
+    await setSide(page, 'red', 'serial');
+    await setSide(page, 'blue', 'engine', { level: 1 });
+    await start(page, { starter: 'red' });
+    const { winner, reason, record } = await resultOf(page);
+    assert.deepEqual([winner, reason], ['blue', 'illegal_step'], record);
+    const { turns, last } = replay(record);
+    assert.equal(turns.length, 2, `no turn for the fault: ${record}`);
+    assert.equal(last, 'over');
+    assert.equal(await received(page, 0), expectedReceived(record, 'red', true));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('no Web Serial: a clear explanation and the rest of the page works', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await visit(page, '#/soccer');
+    await page.selectOption('[data-testid="side-red"]', 'serial');
+    const note = await page.textContent('[data-testid="serial-unsupported"]');
+    assert.match(note, /Web Serial/);
+    await page.click('[data-testid="start-game"]');
+    assert.match(await page.textContent('[data-testid="setup-error"]'), /serial port/);
+    await page.selectOption('[data-testid="side-red"]', 'human');
+    await page.click('[data-testid="start-game"]');
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === 'human', BOARD);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a busy port and a cancelled chooser are explained; granted ports reconnect without a prompt', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await soccerWith([
+    { busy: true, bot: { seed: 1 } },
+    { granted: true, bot: { seed: 2 } },
+  ]);
+  try {
+    await page.selectOption('[data-testid="side-red"]', 'serial');
+    await page.click('[data-testid="connect-red"]');
+    assert.match(await (await page.waitForSelector('[data-testid="port-error-red"]')).textContent(), /another program/);
+    await page.click('[data-testid="granted-red-0"]');
+    await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
+    await page.click('[data-testid="disconnect-red"]');
+    await page.waitForSelector('[data-testid="port-status-red"]:has-text("no port")');
+    const closed = await page.evaluate(() => window.__fakeSerial.ports[1].closes);
+    assert.equal(closed, 1, 'closed after releasing its locks (the fake refuses otherwise)');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+  const cancelled = await soccerWith([], { cancel: true });
+  try {
+    await cancelled.page.selectOption('[data-testid="side-blue"]', 'serial');
+    await cancelled.page.click('[data-testid="connect-blue"]');
+    assert.match(await (await cancelled.page.waitForSelector('[data-testid="port-error-blue"]')).textContent(), /no port was chosen/);
+    assert.deepEqual(cancelled.problems, []);
+  } finally {
+    await cancelled.close();
+  }
+});
