@@ -1,6 +1,15 @@
 //! `cargo bench -p engine --bench racetrack`: the optimal pilot's solve time on every conforming
 //! sample circuit (median of several runs), against the plain breadth-first search measured in
-//! the same run. Both must agree on the lap time; the table shows the speed-up.
+//! the same run. Both must agree on the lap time; the table shows the speed-up and says, per
+//! circuit and overall, whether the issue's targets are met (≤ 50 ms median, ≥ 10× the plain
+//! search).
+//!
+//! Besides the wall-clock medians the targets are judged on, the table shows the CPU time per
+//! run (Linux: this thread's time on a CPU): on a machine shared with other work the wall clock
+//! also counts the time spent waiting for a core, the CPU time does not.
+//!
+//! `-- --optimal-only` prints the optimal pilot's figures alone (quick, while tuning it);
+//! `-- --profile <circuit>` solves one circuit over and over for five seconds, for a profiler.
 
 use std::time::{Duration, Instant};
 
@@ -8,107 +17,141 @@ use engine::racetrack::Circuit;
 use engine::racetrack::pilot::bounds::LowerBound;
 use engine::racetrack::pilot::model::Track;
 use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal};
-use engine::racetrack::samples::SAMPLES;
+use engine::racetrack::samples::{self, SAMPLES};
 
 /// Runs of the optimal pilot per circuit (the median is reported).
 const OPTIMAL_RUNS: usize = 9;
 /// Runs of the plain search per circuit (it is slow, so fewer).
 const BFS_RUNS: usize = 3;
-/// The target from the issue: a live par time in the editor.
+/// The targets from the issue: a live par time in the editor.
 const TARGET: Duration = Duration::from_millis(50);
+const TARGET_RATIO: f64 = 10.0;
+
+type Solver = fn(&Circuit) -> (Result<Lap, PilotError>, SearchStats);
+
+/// What repeated runs of one solver on one circuit took.
+struct Measured {
+    /// Median wall-clock time of one run.
+    wall: Duration,
+    /// Mean CPU time of one run, when the platform tells.
+    cpu: Option<Duration>,
+    result: Result<Lap, PilotError>,
+    stats: SearchStats,
+}
 
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[times.len() / 2]
 }
 
-fn measure(
-    runs: usize,
-    solve: fn(&Circuit) -> (Result<Lap, PilotError>, SearchStats),
-    circuit: &Circuit,
-) -> (Duration, Result<Lap, PilotError>, SearchStats) {
-    let mut times = Vec::with_capacity(runs);
-    let mut last = None;
-    for _ in 0..runs {
-        let start = Instant::now();
-        let out = solve(circuit);
-        times.push(start.elapsed());
-        last = Some(out);
-    }
-    let (result, stats) = last.expect("at least one run");
-    (median(times), result, stats)
-}
-
-/// This thread's time on a CPU so far (Linux), to tune on a loaded machine.
+/// This thread's time on a CPU so far (Linux only).
 fn cpu_time() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns = text.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
 }
 
+fn measure(runs: usize, solve: Solver, circuit: &Circuit) -> Measured {
+    let mut times = Vec::with_capacity(runs);
+    let mut last = None;
+    let cpu_start = cpu_time();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let out = solve(circuit);
+        times.push(start.elapsed());
+        last = Some(out);
+    }
+    let cpu = cpu_start
+        .zip(cpu_time())
+        .map(|(a, b)| (b - a) / runs as u32);
+    let (result, stats) = last.expect("at least one run");
+    Measured {
+        wall: median(times),
+        cpu,
+        result,
+        stats,
+    }
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+fn cpu_ms(d: Option<Duration>) -> String {
+    d.map_or_else(|| "?".to_owned(), |d| format!("{:.2}", ms(d)))
+}
+
+fn conforming() -> impl Iterator<Item = (&'static str, Circuit)> {
+    SAMPLES.iter().filter(|s| s.conforming).map(|s| {
+        let circuit = Circuit::parse(s.text.as_bytes()).expect("samples parse");
+        (s.name, circuit)
+    })
+}
+
 fn main() {
-    // `-- --profile <circuit>`: solve one circuit over and over with the optimal pilot only,
-    // for a profiler.
     let args: Vec<String> = std::env::args().collect();
-    // `-- --optimal-only`: the optimal pilot's figures alone (quick, while tuning it).
-    if args.iter().any(|a| a == "--optimal-only") {
-        let mut total = 0;
-        for sample in SAMPLES.iter().filter(|s| s.conforming) {
-            let circuit = Circuit::parse(sample.text.as_bytes()).expect("samples parse");
-            let cpu = cpu_time();
-            let (t, lap, stats) = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
-            let cpu = cpu_time().map(|end| (end - cpu.unwrap_or_default()) / OPTIMAL_RUNS as u32);
-            let moves = lap.map_or(0, |l| l.moves());
-            total += stats.expanded;
-            println!(
-                "{:<11} {moves:>4} {:>8.2}ms (cpu {:>6.2}ms) {:>9} expanded {:>9} slots",
-                sample.name,
-                ms(t),
-                cpu.map_or(f64::NAN, ms),
-                stats.expanded,
-                stats.stored
-            );
-        }
-        println!("total expanded {total}");
-        return;
-    }
     if let Some(i) = args.iter().position(|a| a == "--profile") {
-        let name = args.get(i + 1).map_or("street", String::as_str);
-        let sample = engine::racetrack::samples::by_name(name).expect("a sample circuit name");
-        let circuit = Circuit::parse(sample.text.as_bytes()).expect("samples parse");
-        let start = Instant::now();
-        let mut runs = 0;
-        while start.elapsed() < Duration::from_secs(5) {
-            std::hint::black_box(optimal::solve(&circuit).ok());
-            runs += 1;
-        }
-        println!(
-            "{name}: {runs} runs, {:.2} ms each",
-            ms(start.elapsed()) / runs as f64
-        );
-        return;
+        profile(args.get(i + 1).map_or("street", String::as_str));
+    } else if args.iter().any(|a| a == "--optimal-only") {
+        optimal_only();
+    } else {
+        compare();
+    }
+}
+
+fn profile(name: &str) {
+    let sample = samples::by_name(name).expect("a sample circuit name");
+    let circuit = Circuit::parse(sample.text.as_bytes()).expect("samples parse");
+    let start = Instant::now();
+    let mut runs = 0;
+    while start.elapsed() < Duration::from_secs(5) {
+        std::hint::black_box(optimal::solve(&circuit).ok());
+        runs += 1;
     }
     println!(
-        "{:<11} {:>5} {:>7} {:>10} {:>9} {:>10} {:>11} {:>10} {:>8}  verdict",
+        "{name}: {runs} runs, {:.2} ms each",
+        ms(start.elapsed()) / f64::from(runs)
+    );
+}
+
+fn optimal_only() {
+    let mut total = 0;
+    for (name, circuit) in conforming() {
+        let m = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
+        let moves = m.result.map_or(0, |l| l.moves());
+        total += m.stats.expanded;
+        println!(
+            "{name:<11} {moves:>4} {:>8.2}ms (cpu {:>6}ms) {:>9} expanded {:>9} slots",
+            ms(m.wall),
+            cpu_ms(m.cpu),
+            m.stats.expanded,
+            m.stats.stored
+        );
+    }
+    println!("total expanded {total}");
+}
+
+fn compare() {
+    println!(
+        "{:<11} {:>5} {:>7} {:>9} {:>8} {:>8} {:>9} {:>10} {:>8} {:>9} {:>8} {:>8}  verdict",
         "circuit",
         "moves",
         "time",
         "optimal",
+        "(cpu)",
         "(bounds)",
         "expanded",
         "plain BFS",
+        "(cpu)",
         "expanded",
         "speed-up",
+        "(cpu)",
     );
     let mut worst = Duration::ZERO;
     let mut min_ratio = f64::INFINITY;
-    for sample in SAMPLES.iter().filter(|s| s.conforming) {
-        let circuit = Circuit::parse(sample.text.as_bytes()).expect("conforming samples parse");
-        let (t_opt, lap, s_opt) = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
+    let (mut fast_enough, mut far_enough, mut circuits) = (0, 0, 0);
+    for (name, circuit) in conforming() {
+        let opt = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
         let track = Track::new(&circuit).expect("conforming samples have a finish line");
         let setup = median(
             (0..OPTIMAL_RUNS)
@@ -119,41 +162,57 @@ fn main() {
                 })
                 .collect(),
         );
-        let (t_bfs, reference, s_bfs) = measure(BFS_RUNS, bfs::plain_bfs_with_stats, &circuit);
-        let lap = lap.expect("a conforming sample has a lap");
-        let reference = reference.expect("the plain search finds it too");
+        let plain = measure(BFS_RUNS, bfs::plain_bfs_with_stats, &circuit);
+        let lap = opt.result.expect("a conforming sample has a lap");
+        let reference = plain.result.expect("the plain search finds it too");
         assert_eq!(
             lap.time(),
             reference.time(),
-            "{}: the two searches disagree",
-            sample.name
+            "{name}: the two searches disagree"
         );
-        let ratio = t_bfs.as_secs_f64() / t_opt.as_secs_f64();
-        worst = worst.max(t_opt);
+        let ratio = plain.wall.as_secs_f64() / opt.wall.as_secs_f64();
+        let cpu_ratio = opt
+            .cpu
+            .zip(plain.cpu)
+            .map_or(f64::NAN, |(o, p)| p.as_secs_f64() / o.as_secs_f64());
+        worst = worst.max(opt.wall);
         min_ratio = min_ratio.min(ratio);
-        let verdict = if t_opt <= TARGET && ratio >= 10.0 {
-            "ok"
-        } else {
-            "MISSED"
+        circuits += 1;
+        fast_enough += usize::from(opt.wall <= TARGET);
+        far_enough += usize::from(ratio >= TARGET_RATIO);
+        let verdict = match (opt.wall <= TARGET, ratio >= TARGET_RATIO) {
+            (true, true) => "ok",
+            (false, true) => "MISSED (time)",
+            (true, false) => "MISSED (speed-up)",
+            (false, false) => "MISSED (both)",
         };
         println!(
-            "{:<11} {:>5} {:>7.2} {:>8.2}ms {:>7.2}ms {:>10} {:>9.1}ms {:>10} {:>7.1}x  {}",
-            sample.name,
+            "{:<11} {:>5} {:>7.2} {:>7.2}ms {:>8} {:>6.2}ms {:>9} {:>8.1}ms {:>8} {:>9} {:>7.1}x {:>7.1}x  {}",
+            name,
             lap.moves(),
             lap.time().seconds(),
-            ms(t_opt),
+            ms(opt.wall),
+            cpu_ms(opt.cpu),
             ms(setup),
-            s_opt.expanded,
-            ms(t_bfs),
-            s_bfs.expanded,
+            opt.stats.expanded,
+            ms(plain.wall),
+            cpu_ms(plain.cpu),
+            plain.stats.expanded,
             ratio,
+            cpu_ratio,
             verdict
         );
     }
+    let met = |ok: bool| if ok { "met" } else { "NOT met" };
     println!(
-        "worst optimal median {:.2} ms (target ≤ {} ms), smallest speed-up {:.1}x (target ≥ 10x)",
-        ms(worst),
+        "time target (median ≤ {} ms): {} — {fast_enough}/{circuits} circuits, worst {:.2} ms",
         TARGET.as_millis(),
+        met(fast_enough == circuits),
+        ms(worst),
+    );
+    println!(
+        "speed-up target (≥ {TARGET_RATIO}x the plain BFS): {} — {far_enough}/{circuits} circuits, smallest {:.1}x",
+        met(far_enough == circuits),
         min_ratio
     );
 }
