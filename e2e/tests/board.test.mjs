@@ -257,6 +257,10 @@ test('bytes that frame no turn lose with illegal_step, with no turn recorded', {
 test('no Web Serial: a clear explanation and the rest of the page works', { timeout: 60_000 }, async () => {
   const { page, problems, close } = await openPage(browser);
   try {
+    // Headless Chromium has Web Serial: take it away, as Firefox or Safari would.
+    await page.addInitScript(() => {
+      delete Navigator.prototype.serial;
+    });
     await visit(page, '#/soccer');
     await page.selectOption('[data-testid="side-red"]', 'serial');
     const note = await page.textContent('[data-testid="serial-unsupported"]');
@@ -281,7 +285,8 @@ test('a busy port and a cancelled chooser are explained; granted ports reconnect
     await page.selectOption('[data-testid="side-red"]', 'serial');
     await page.click('[data-testid="connect-red"]');
     assert.match(await (await page.waitForSelector('[data-testid="port-error-red"]')).textContent(), /another program/);
-    await page.click('[data-testid="granted-red-0"]');
+    // Both ports are granted now (the busy one was chosen); reconnect the second by its ids.
+    await page.click('[data-testid^="granted-red-"]:has-text("0403:6002")');
     await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
     await page.click('[data-testid="disconnect-red"]');
     await page.waitForSelector('[data-testid="port-status-red"]:has-text("no port")');

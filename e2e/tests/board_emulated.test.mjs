@@ -1,0 +1,121 @@
+// The emulated board: the reference player's netlist in hdl-sim, in a worker, behind the UART
+// transactors, plays against a scripted serial port and against the engine. The figures of the
+// emulator in headless Chromium (simulated MHz, the board's turn latency) are printed.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { launch, openPage, visit } from '../lib/harness.mjs';
+import { expectedReceived, fakeSerialScript, makeGame } from '../lib/fake_serial.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function powerUp(page, side) {
+  await page.selectOption(`[data-testid="side-${side}"]`, 'emulated');
+  await page.waitForSelector(`[data-testid="emulator-status-${side}"]:has-text("powered up")`, {
+    timeout: 180_000,
+  });
+}
+
+async function start(page, starter) {
+  await page.fill('[data-testid="width"]', '8');
+  await page.fill('[data-testid="length"]', '10');
+  await page.selectOption('[data-testid="starter"]', starter);
+  await page.click('[data-testid="start-game"]');
+}
+
+async function resultOf(page) {
+  const result = await page.waitForSelector('[data-testid="result"]', { timeout: 600_000 });
+  return {
+    winner: await result.getAttribute('data-winner'),
+    reason: await result.getAttribute('data-reason'),
+    record: (await page.textContent('[data-testid="record"]')).trim(),
+  };
+}
+
+// Every turn but the last is complete and legal by the tests' own rules.
+function replay(record) {
+  const [, w, l, , body] = /^(\d+)x(\d+) (red|blue): ?([0-7/]*)$/.exec(record);
+  const game = makeGame(Number(w), Number(l));
+  const turns = body ? body.split('/') : [];
+  turns.forEach((turn, i) => {
+    const r = game.turn(turn);
+    if (i < turns.length - 1) assert.equal(r, 'over', `turn ${i + 1} (${turn}) of ${record}`);
+  });
+  return turns;
+}
+
+async function stats(page, side) {
+  return page.$eval(`[data-testid="emulator-stats-${side}"]`, (e) => ({ ...e.dataset }));
+}
+
+test('the emulated board against a serial board, to the end', { timeout: 900_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 21 } }] }) });
+    await visit(page, '#/soccer');
+    await powerUp(page, 'red');
+    await page.selectOption('[data-testid="side-blue"]', 'serial');
+    await page.click('[data-testid="connect-blue"]');
+    await page.waitForSelector('[data-testid="port-status-blue"]:has-text("connected:")');
+    await start(page, 'red');
+    const { winner, reason, record } = await resultOf(page);
+    const turns = replay(record);
+    assert.ok(turns.length >= 2, record);
+    assert.ok(!['timeout', 'disconnect'].includes(reason), `${record} # ${winner} ${reason}`);
+    const lastForwarded = false;
+    assert.equal(
+      await page.evaluate(() => window.__fakeSerial.text(0)),
+      expectedReceived(record, 'blue', lastForwarded),
+    );
+    // The monitor decoded the emulated board's turns.
+    const labels = await page.$$eval('[data-testid="serial-log"] > [data-dir="rx"][data-side="red"]', (rows) =>
+      rows.map((r) => r.dataset.label),
+    );
+    assert.ok(labels.length > 0 && labels.every((l) => /^\{[0-7]+\}$/.test(l)), labels.join(' '));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the emulated board against the engine on 8x10: figures', { timeout: 900_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await visit(page, '#/soccer');
+    await powerUp(page, 'blue');
+    await page.selectOption('[data-testid="side-red"]', 'engine');
+    await page.selectOption('[data-testid="level-red"]', '2');
+    await start(page, 'blue');
+    const { winner, reason, record } = await resultOf(page);
+    replay(record);
+    assert.ok(!['timeout', 'disconnect'].includes(reason), `${record} # ${winner} ${reason}`);
+    const s = await stats(page, 'blue');
+    const turns = Number(s.turns);
+    assert.ok(turns > 0, JSON.stringify(s));
+    console.log(
+      `emulated board vs engine (8x10): ${record} # ${winner} ${reason}\n` +
+        `  board turns: ${turns}, mean latency ${(Number(s.latencyUs) / 1000).toFixed(3)} ms simulated ` +
+        `(${s.wallMs} ms in the browser), emulator speed ${Number(s.mhz).toFixed(2)} simulated MHz`,
+    );
+    // The waveform of the last turn downloads as a VCD.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      page.click('[data-testid="waveform-blue"]'),
+    ]);
+    const path = await download.path();
+    const { readFileSync } = await import('node:fs');
+    const vcd = readFileSync(path, 'utf8');
+    assert.match(vcd, /\$var wire 1 \S+ UART_TXD \$end/);
+    assert.match(vcd, /\$enddefinitions \$end/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
