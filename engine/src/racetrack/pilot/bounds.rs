@@ -28,11 +28,8 @@ use crate::racetrack::physics::{FINISH_X, FinishLine};
 
 use super::field::{self, Field};
 use super::model::{State, Track};
-use super::table::MAX_VX;
+use super::table::{MAX_VX, MAX_VY};
 
-/// Velocities tabulated per axis; faster states get no axis bound (0, still admissible), and
-/// a move into a faster state is taken to finish at once.
-const VMAX: i32 = 24;
 /// The route must come back by this many cells along an axis before a turning point counts.
 const GAP: i32 = 8;
 /// Most turning points kept per axis.
@@ -74,10 +71,10 @@ impl LowerBound {
         let line = track.line();
         let x_levels: Vec<(i32, i32)> = levels.iter().map(|l| (l[0], l[1])).collect();
         let y_levels: Vec<(i32, i32)> = levels.iter().map(|l| (l[2], l[3])).collect();
-        let x = Itinerary::new(Circuit::WIDTH, &x_levels, |u, v| {
+        let x = Itinerary::new(Circuit::WIDTH, MAX_VX, &x_levels, |u, v| {
             u < FINISH_X && v >= FINISH_X
         });
-        let y = Itinerary::new(Circuit::HEIGHT, &y_levels, finish_rows(line));
+        let y = Itinerary::new(Circuit::HEIGHT, MAX_VY, &y_levels, finish_rows(line));
         let max_d = levels.len() as u32;
         let mut cover = Vec::with_capacity(((TABLE_SPEED + 1) * (max_d + 1)) as usize);
         for speed in 0..=TABLE_SPEED {
@@ -122,18 +119,28 @@ fn finish_rows(line: FinishLine) -> impl Fn(i32, i32) -> bool {
 }
 
 /// One axis: the chosen stops and the table of fewest moves to follow them and finish.
+///
+/// Velocities are tabulated up to the proven bound of the axis (see [`table`](super::table)),
+/// which no stored state exceeds; faster states get no axis bound (0, still admissible), and a
+/// move into a faster state is taken to finish at once (a relaxation, so still a lower bound).
 struct Itinerary {
     size: i32,
+    vmax: i32,
     /// Chosen stops, by decreasing level: `(level, lo, hi)`.
     stops: Vec<(usize, i32, i32)>,
     /// Per distance `d`: index of the first stop still owed (the first with level `< d`).
     first_owed: Vec<u8>,
-    /// `(stop * size + u) * (2·VMAX + 1) + v + VMAX` → fewest moves (`u8::MAX`: impossible).
+    /// `(stop * size + u) * (2·vmax + 1) + v + vmax` → fewest moves (`u8::MAX`: impossible).
     moves: Vec<u8>,
 }
 
 impl Itinerary {
-    fn new(size: i32, levels: &[(i32, i32)], finishes: impl Fn(i32, i32) -> bool) -> Itinerary {
+    fn new(
+        size: i32,
+        vmax: i32,
+        levels: &[(i32, i32)],
+        finishes: impl Fn(i32, i32) -> bool,
+    ) -> Itinerary {
         // Choose stops from the far end of the lap towards the line: only the turning points
         // of the route along this axis matter (between two of them the car passes everything
         // anyway), so keep the most extreme level of each run in one direction, and start a
@@ -170,6 +177,7 @@ impl Itinerary {
             .collect();
         let mut it = Itinerary {
             size,
+            vmax,
             stops,
             first_owed,
             moves: Vec::new(),
@@ -178,12 +186,12 @@ impl Itinerary {
         it
     }
 
-    fn width() -> usize {
-        (2 * VMAX + 1) as usize
+    fn width(&self) -> usize {
+        (2 * self.vmax + 1) as usize
     }
 
     fn index(&self, stop: usize, u: i32, v: i32) -> usize {
-        (stop * self.size as usize + u as usize) * Itinerary::width() + (v + VMAX) as usize
+        (stop * self.size as usize + u as usize) * self.width() + (v + self.vmax) as usize
     }
 
     /// The first stop still owed after a move over `a..=b` when `stop` was owed before.
@@ -202,12 +210,12 @@ impl Itinerary {
     /// shortest-path search whose exits (a move that passes the stop, or finishes) are known.
     fn tabulate(&mut self, finishes: impl Fn(i32, i32) -> bool) {
         let m = self.stops.len();
-        let per_stop = self.size as usize * Itinerary::width();
+        let per_stop = self.size as usize * self.width();
         self.moves = vec![u8::MAX; (m + 1) * per_stop];
         let mut buckets: Vec<Vec<(i32, i32)>> = vec![Vec::new(); 256];
         for stop in (0..=m).rev() {
             for u in 0..self.size {
-                for v in -VMAX..=VMAX {
+                for v in -self.vmax..=self.vmax {
                     let mut exit = u8::MAX;
                     for a in -1..=1 {
                         let v2 = v + a;
@@ -216,7 +224,7 @@ impl Itinerary {
                             continue;
                         }
                         let after = self.advance(stop, u, u2);
-                        let cost = if after == m && finishes(u, u2) || v2.abs() > VMAX {
+                        let cost = if after == m && finishes(u, u2) || v2.abs() > self.vmax {
                             1
                         } else if after > stop {
                             self.moves[self.index(after, u2, v2)].saturating_add(1)
@@ -244,7 +252,7 @@ impl Itinerary {
                     }
                     for a in -1..=1 {
                         let vp = v - a;
-                        if vp.abs() > VMAX {
+                        if vp.abs() > self.vmax {
                             continue;
                         }
                         let i = self.index(stop, up, vp);
@@ -261,7 +269,7 @@ impl Itinerary {
     /// Fewest moves along this axis from `u` at velocity `v`, for a node at distance `d`;
     /// 0 when the table knows nothing.
     fn moves(&self, d: usize, u: i32, v: i32) -> u32 {
-        if !(0..self.size).contains(&u) || v.abs() > VMAX {
+        if !(0..self.size).contains(&u) || v.abs() > self.vmax {
             return 0;
         }
         let stop = self.first_owed.get(d).copied().unwrap_or(0) as usize;
@@ -277,7 +285,7 @@ mod tests {
     use super::*;
 
     fn line_axis(levels: &[(i32, i32)]) -> Itinerary {
-        Itinerary::new(100, levels, |u, v| u < 40 && v >= 40)
+        Itinerary::new(100, MAX_VX, levels, |u, v| u < 40 && v >= 40)
     }
 
     #[test]
