@@ -1,12 +1,14 @@
 //! The circuit editor. Its model is free of browser types so it is tested natively: the document
 //! with unlimited undo ([`document`]), the tools and their shortcuts ([`tool`]), the zoomed and
-//! panned view ([`view`]) and rectangular selections ([`selection`]). The page
+//! panned view ([`view`]), rectangular selections ([`selection`]) and the par times already
+//! solved ([`laps`]). The page
 //! (`pages::circuits`) turns pointer and keyboard events into calls on these, and the painting
 //! operations themselves come from `engine::racetrack::paint`. [`render`] draws the canvas and
 //! [`browser`] holds the autosave and file glue.
 
 pub mod browser;
 pub mod document;
+pub mod laps;
 pub mod render;
 pub mod selection;
 pub mod tool;

@@ -22,11 +22,15 @@ use yew::prelude::*;
 
 use crate::canvas::{Surface, Viewport, annotate, use_viewport};
 use crate::editor::document::Document;
+use crate::editor::laps::{LapCache, TrackMask};
 use crate::editor::selection::{Block, Floating, Rect};
 use crate::editor::tool::{self, Command, Keys, Tool};
 use crate::editor::view::{Frame, View};
 use crate::editor::{browser, render};
 use crate::workers::racetrack::{RacetrackWorker, Request, RequestId, Response, SolvedLap};
+
+/// Wheel scrolling (CSS pixels) per zoom step.
+const WHEEL_STEP: f64 = 60.0;
 
 /// The sample shown to a first-time visitor: the first conforming one.
 fn default_sample() -> &'static Sample {
@@ -59,17 +63,19 @@ enum Drag {
 enum Par {
     /// The circuit does not conform: no lap to time.
     NotConforming,
-    /// Waiting for the worker's answer to request `id`, about `revision`.
+    /// Waiting for the worker's answer to request `id`, about `revision` whose track is `mask`.
     Pending {
         id: RequestId,
         revision: u64,
+        mask: TrackMask,
         previous: Option<SolvedLap>,
     },
-    /// The optimal lap of `revision`, solved in `millis` by the worker.
+    /// The optimal lap of `revision`, solved in `millis` by the worker, or found in the cache.
     Done {
         lap: SolvedLap,
         revision: u64,
         millis: f64,
+        cached: bool,
     },
     /// No lap (or the worker failed).
     Failed { reason: String, revision: u64 },
@@ -131,6 +137,8 @@ pub struct Editor {
     hover: Option<Pos>,
     drag: Option<Drag>,
     touches: HashMap<i32, (f64, f64)>,
+    /// Wheel scrolling not yet turned into zoom steps.
+    wheel: f64,
     space: bool,
     selection: Option<Rect>,
     floating: Option<Floating>,
@@ -141,6 +149,8 @@ pub struct Editor {
     /// How long the last conformity check took, in milliseconds.
     check_millis: f64,
     par: Par,
+    /// Par times of track shapes solved before.
+    laps: LapCache,
     next_id: RequestId,
     notice: Option<(bool, String)>,
     worker: Option<WorkerBridge<RacetrackWorker>>,
@@ -180,6 +190,7 @@ impl Component for Editor {
             hover: None,
             drag: None,
             touches: HashMap::new(),
+            wheel: 0.0,
             space: false,
             selection: None,
             floating: None,
@@ -189,6 +200,7 @@ impl Component for Editor {
             checked: u64::MAX,
             check_millis: 0.0,
             par: Par::NotConforming,
+            laps: LapCache::new(32),
             next_id: 1,
             notice: None,
             worker: Some(worker),
@@ -217,9 +229,16 @@ impl Component for Editor {
                 let (Some(frame), Some(view)) = (self.frame, self.view) else {
                     return false;
                 };
+                // Touchpads send many small deltas, wheels a few large ones: zoom one step per
+                // WHEEL_STEP of accumulated scrolling either way.
+                self.wheel += e.delta_y();
+                let steps = -(self.wheel / WHEEL_STEP).trunc();
+                if steps == 0.0 {
+                    return false;
+                }
+                self.wheel -= -steps * WHEEL_STEP;
                 let anchor = self.buffer_point(number(e.offset_x()), number(e.offset_y()));
-                let steps = if e.delta_y() < 0.0 { 1 } else { -1 };
-                self.view = Some(view.zoom_steps(frame, steps, anchor));
+                self.view = Some(view.zoom_steps(frame, steps as i32, anchor));
                 true
             }
             Msg::KeyDown(e) => self.key_down(ctx, &e),
@@ -552,7 +571,17 @@ impl Editor {
         if let Par::Pending { id, .. } = self.par {
             self.send(Request::Cancel { id });
         }
-        self.par = if self.report.is_conforming() {
+        let mask = TrackMask::of(circuit);
+        self.par = if !self.report.is_conforming() {
+            Par::NotConforming
+        } else if let Some(lap) = self.laps.get(&mask) {
+            Par::Done {
+                lap,
+                revision,
+                millis: 0.0,
+                cached: true,
+            }
+        } else {
             let id = self.next_id;
             self.next_id += 1;
             self.send(Request::Solve {
@@ -563,10 +592,9 @@ impl Editor {
             Par::Pending {
                 id,
                 revision,
+                mask,
                 previous,
             }
-        } else {
-            Par::NotConforming
         };
     }
 
@@ -577,22 +605,30 @@ impl Editor {
     }
 
     fn worker_answer(&mut self, response: Response) -> bool {
-        let Par::Pending { id, revision, .. } = self.par else {
+        let Par::Pending {
+            id, revision, mask, ..
+        } = &self.par
+        else {
             return false;
         };
-        if response.id() != id {
+        if response.id() != *id {
             return false;
         }
+        let (revision, mask) = (*revision, mask.clone());
         self.par = match response {
             Response::Solved {
                 outcome: Ok(lap),
                 millis,
                 ..
-            } => Par::Done {
-                lap,
-                revision,
-                millis,
-            },
+            } => {
+                self.laps.put(mask, lap.clone());
+                Par::Done {
+                    lap,
+                    revision,
+                    millis,
+                    cached: false,
+                }
+            }
             Response::Solved {
                 outcome: Err(reason),
                 ..
@@ -860,14 +896,15 @@ impl Editor {
     }
 
     fn key_down(&mut self, ctx: &Context<Self>, e: &KeyboardEvent) -> bool {
-        let in_field = e
+        let tag = e
             .target()
             .and_then(|t| t.dyn_into::<HtmlElement>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-        if in_field {
+            .map(|el| el.tag_name());
+        if matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA")) {
             return false;
         }
-        if e.key() == " " {
+        // Space on a focused button presses it; elsewhere it is held to pan.
+        if e.key() == " " && tag.as_deref() != Some("BUTTON") {
             e.prevent_default();
             self.space = true;
             return false;
@@ -878,7 +915,14 @@ impl Editor {
             shift: e.shift_key(),
             alt: e.alt_key(),
         };
-        match tool::shortcut(keys) {
+        // Copy and paste keys stay the browser's unless there is something of ours to copy or
+        // paste (text selected in the panels, say).
+        let ours = |c: &Command| match c {
+            Command::Copy | Command::Cut => self.selection.is_some() || self.floating.is_some(),
+            Command::Paste => self.clipboard.is_some(),
+            _ => true,
+        };
+        match tool::shortcut(keys).filter(ours) {
             Some(command) => {
                 e.prevent_default();
                 self.command(ctx, command)
@@ -1214,6 +1258,7 @@ impl Editor {
                 lap,
                 revision,
                 millis,
+                cached,
             } => (
                 "done",
                 Some(lap.time_shown()),
@@ -1221,8 +1266,15 @@ impl Editor {
                 html! {
                     <>
                         <p class="par-value">{ format!("{} s", lap.time_shown()) }</p>
-                        <p class="hint" data-testid="par-detail" data-solve-ms={format!("{millis:.1}")}>
-                            { format!("{} moves by the optimal pilot, solved in {millis:.0} ms. Press O to draw the lap.", lap.moves()) }
+                        <p class="hint" data-testid="par-detail" data-solve-ms={format!("{millis:.1}")}
+                            data-cached={cached.to_string()}>
+                            { format!("{} moves by the optimal pilot", lap.moves()) }
+                            { if *cached {
+                                ", the same track as before.".to_owned()
+                            } else {
+                                format!(", solved in {millis:.0} ms.")
+                            } }
+                            { " Press O to draw the lap." }
                         </p>
                     </>
                 },
