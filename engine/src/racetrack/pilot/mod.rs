@@ -8,6 +8,9 @@
 //! * [`bfs::plain_bfs`] — a plain breadth-first search over the same states: the reference that
 //!   tests and benchmarks compare [`optimal`] with.
 //!
+//! The optimal search's data structures: [`table`] (its dense record of states, with the proof
+//! that velocities stay within ±16 × ±13) and [`clearance`] (the collision walk's shortcut).
+//!
 //! All of them share one state space ([`model`]) whose only physics are the referee's own
 //! functions ([`physics::on_track`], [`physics::crossing`]): no rule is written twice.
 

@@ -1,17 +1,33 @@
 //! The optimal pilot: A* over [`State`]s with the lower bound of [`LowerBound`].
 //!
 //! The bound is admissible and consistent (see [`bounds`](super::bounds) and
-//! [`field`](super::field)), so A* with a closed
-//! set expands states in order of `g + h` and reaches every state first along a shortest route.
-//! Open states wait in buckets by `g + h` (small integers), last in first out within a bucket,
-//! so the search dives towards the line. The collision test, the costliest part, runs only for
-//! moves that would store a new state or a shorter route to a known one.
+//! [`field`](super::field)), so A* expands states in order of `g + h` and expands every state
+//! along a shortest route to it. Open states wait in buckets by `g + h` (small integers), last
+//! in first out within a bucket, so the search dives towards the line; a state reached again
+//! by a shorter route before its expansion is filed again, and its stale bucket entry skipped.
+//! States are never filed below the bucket being expanded (path-max), so even an inconsistent
+//! bound could not lose one.
 //!
 //! *Optimality of the time, fraction included.* A lap of `n` moves passes only through states
 //! with `g + h ≤ n`; its last state before the finish has `g = n − 1` and `h = 1`, so it is in
 //! bucket `n`. The search therefore finishes the whole bucket in which the first finishing
 //! move appears (no shorter lap exists, or an earlier bucket would have found it) and keeps
 //! the finishing move with the smallest fraction `f` among all of them.
+//!
+//! *Speed.* The search is bound by memory latency, so its data are laid out for it:
+//!
+//! * states live in the dense [`StateTable`], filed by previous position, where the nine moves
+//!   out of a state land in one 3 × 3 patch of one block (two bytes a state, no hashing, no
+//!   parent pointers: the lap is read back from the move counts);
+//! * when no move out of a state can cross column 40, the nine moves keep the count and share
+//!   that block, looked up once;
+//! * the collision walk runs only for moves into states never seen before (a known state was
+//!   reached by this very move: same previous position, same velocity), and not even then
+//!   when the move's bounding box is all track ([`Clearance`]);
+//! * the bound is a few table lookups ([`LowerBound::moves`]).
+//!
+//! The plain breadth-first search ([`bfs`](super::bfs)) uses none of this on purpose: it is the
+//! straightforward reference the tests and the benchmark compare against.
 
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{self, Pos, is_left};
