@@ -45,6 +45,17 @@ impl PilotRunner {
         PilotRunner { answer }
     }
 
+    /// Withdraws request `id` of `pilot` (the circuit changed): dropped if it has not started;
+    /// a search already running finishes and its answer is ignored by the page.
+    pub fn cancel(&self, id: RequestId, pilot: Pilot) {
+        #[cfg(target_arch = "wasm32")]
+        if let Some((_, bridge)) = self.bridges.iter().find(|(p, _)| *p == pilot) {
+            bridge.send(Request::Cancel { id });
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = (id, pilot);
+    }
+
     /// Asks `pilot` to drive a lap of the circuit whose `.cir` text is `circuit`.
     pub fn fly(&self, id: RequestId, pilot: Pilot, circuit: String) {
         let request = Request::Solve { id, circuit, pilot };

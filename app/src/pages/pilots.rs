@@ -173,7 +173,9 @@ impl Pilots {
         self.circuit_error = None;
         self.laps.clear();
         self.focus = None;
-        self.flying.clear();
+        for (pilot, id) in self.flying.drain() {
+            self.runner.cancel(id, pilot);
+        }
         self.pilot_error = None;
         self.replay.reset(0);
     }
