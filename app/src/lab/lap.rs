@@ -13,10 +13,9 @@ pub struct JudgedLap {
     pub pilot: String,
     /// The result file's name, as the log records it.
     pub file: String,
-    /// The positions read, `p0..pn` (empty when the file could not be read).
+    /// The positions read, `p0..pn` (none when the file could not be read: the verdict is then
+    /// a syntax fault, see [`JudgedLap::readable`]).
     pub positions: Vec<Pos>,
-    /// Whether the positions were read at all (`false` for a syntax fault).
-    pub readable: bool,
     /// Line 2 of the file: the circuit it was computed for (`None` for a built-in pilot's lap,
     /// which was driven on the lab's circuit).
     pub written_for: Option<String>,
@@ -45,14 +44,12 @@ impl JudgedLap {
                 pilot: parsed.pilot,
                 file: file.to_string(),
                 positions: parsed.positions,
-                readable: true,
                 written_for: Some(parsed.circuit),
             },
             Err(e) => JudgedLap {
                 pilot: f1::header(bytes).0.unwrap_or_default(),
                 file: file.to_string(),
                 positions: Vec::new(),
-                readable: false,
                 written_for: f1::header(bytes).1,
                 verdict: Verdict::Invalid(Fault::Syntax(e)),
             },
@@ -66,7 +63,6 @@ impl JudgedLap {
             pilot: pilot.to_string(),
             file: format!("{pilot}.f1"),
             positions,
-            readable: true,
             written_for: None,
         }
     }
@@ -86,7 +82,7 @@ impl JudgedLap {
     /// built-in pilot's lap can be saved and compared with one's own; `None` when the file
     /// could not be read.
     pub fn to_f1(&self, circuit_file: &str) -> Option<String> {
-        self.readable.then(|| {
+        self.readable().then(|| {
             ResultFile {
                 pilot: self.pilot.clone(),
                 circuit: circuit_file.to_string(),
@@ -96,9 +92,14 @@ impl JudgedLap {
         })
     }
 
+    /// Whether the file could be read (its verdict is not a syntax fault).
+    pub fn readable(&self) -> bool {
+        !matches!(self.verdict.fault(), Some(Fault::Syntax(_)))
+    }
+
     /// The number of moves in the file (`positions − 1`), `None` when it could not be read.
     pub fn moves(&self) -> Option<usize> {
-        self.readable
+        self.readable()
             .then(|| self.positions.len().saturating_sub(1))
     }
 

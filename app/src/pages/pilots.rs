@@ -762,7 +762,7 @@ impl Pilots {
                             <span class="badge bad big">{ format!("Invalid · {}", fault.kind().as_str().replace('_', " ")) }</span>
                         </p>
                         <p class="lab-fault" data-testid="verdict-message">{ fault.to_string() }</p>
-                        if let Some(k) = step.filter(|_| lap.readable) {
+                        if let Some(k) = step.filter(|_| lap.readable()) {
                             <button class="button small ghost" data-testid="show-fault"
                                     onclick={link.callback(move |_| Msg::Seek(k))}>
                                 { format!("Show move {k}") }
@@ -787,7 +787,7 @@ impl Pilots {
                     <p class="hint lab-other-circuit" data-testid="other-circuit">{ note }</p>
                 }
                 { body }
-                if lap.readable {
+                if lap.readable() {
                     <button class="link-button lab-save" data-testid="save-f1"
                             onclick={link.callback(|_| Msg::SaveLap)}>
                         { "Save as .f1" }
