@@ -334,3 +334,19 @@ test('a field too big to play at its fitted size is zoomed, and the ball stays i
     await close();
   }
 });
+
+test('keys typed in one go are played in order; the board has the focus once the game starts', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await setUp(page, { width: 2, length: 2, starter: 'red', red: 'human', blue: 'human' });
+    await nextDecision(page);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'soccer-board');
+    // (1,1) -3-> (2,2), a corner: bounce; -5-> (1,3), blue's goal. The 7 after it is ignored.
+    await page.keyboard.type('357');
+    const { winner, reason, record } = await resultOf(page);
+    assert.deepEqual([winner, reason, record], ['red', 'goal', '2x2 red: 35']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
