@@ -220,6 +220,26 @@ mod tests {
     }
 
     #[test]
+    fn every_velocity_has_its_own_slot() {
+        let mut t = StateTable::default();
+        let mut seen = std::collections::HashSet::new();
+        for vy in -MAX_VY..=MAX_VY {
+            for vx in -MAX_VX..=MAX_VX {
+                let st = State {
+                    pos: Pos::new(70 + vx, 50 + vy),
+                    vel: Pos::new(vx, vy),
+                    count: -1,
+                    before_first_move: false,
+                };
+                let slot = t.slot(st).unwrap();
+                assert_eq!(t.state(slot), st);
+                assert!(seen.insert(slot));
+            }
+        }
+        assert!(seen.iter().all(|&s| (s as usize) < BLOCK));
+    }
+
+    #[test]
     fn entries_keep_moves() {
         for g in [0, 1, 117, Entry::MAX_MOVES] {
             assert_eq!(Entry::reached(g).and_then(Entry::moves), Some(g));
