@@ -7,9 +7,12 @@
 //! own thread, exactly as a board would on its UART.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::transport::{self, Connection, exec, serial};
+use anyhow::Context;
+
+use crate::transport::{self, Connection, exec, serial, sim};
 
 use super::play;
 
@@ -22,6 +25,14 @@ pub enum PlayerSpec {
     Engine { level: u8 },
     /// `exec:COMMAND`: a child process (`sh -c COMMAND`) on its standard input and output.
     Exec(String),
+    /// `sim[:NETLIST.json][@SW]`: a board emulated in this process (see
+    /// [`transport::sim`]) — the reference player built into the binary, or a yosys JSON
+    /// netlist with the DE2-115's pin names — with slide switches `SW` (decimal or `0x` hex;
+    /// default 0; for the reference player SW[3:0] is the strength, SW[4] the one-ply mode).
+    Sim {
+        netlist: Option<PathBuf>,
+        switches: u64,
+    },
 }
 
 /// A `--red`/`--blue` value that names no player.
@@ -33,6 +44,18 @@ pub enum SpecError {
     EmptyCommand,
     #[error("an empty player")]
     Empty,
+    #[error("`{0}`: the switches after `@` are a number (decimal or 0x hex)")]
+    Switches(String),
+    #[error("`sim:` needs a netlist path (or use plain `sim` for the reference player)")]
+    EmptyNetlist,
+}
+
+/// `SW` of `sim…@SW`: decimal or `0x` hexadecimal.
+fn parse_switches(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
 }
 
 impl FromStr for PlayerSpec {
@@ -54,6 +77,21 @@ impl FromStr for PlayerSpec {
             }
             return Ok(PlayerSpec::Exec(command.into()));
         }
+        if s == "sim" || s.starts_with("sim:") || s.starts_with("sim@") {
+            let (rest, switches) = match s.rsplit_once('@') {
+                Some((rest, sw)) => (
+                    rest,
+                    parse_switches(sw).ok_or_else(|| SpecError::Switches(s.into()))?,
+                ),
+                None => (s, 0),
+            };
+            let netlist = match rest.strip_prefix("sim:") {
+                Some("") => return Err(SpecError::EmptyNetlist),
+                Some(path) => Some(PathBuf::from(path)),
+                None => None,
+            };
+            return Ok(PlayerSpec::Sim { netlist, switches });
+        }
         if s.is_empty() {
             return Err(SpecError::Empty);
         }
@@ -67,6 +105,16 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Serial(path) => f.write_str(path),
             PlayerSpec::Engine { level } => write!(f, "engine:{level}"),
             PlayerSpec::Exec(command) => write!(f, "exec:{command}"),
+            PlayerSpec::Sim { netlist, switches } => {
+                f.write_str("sim")?;
+                if let Some(path) = netlist {
+                    write!(f, ":{}", path.display())?;
+                }
+                if *switches != 0 {
+                    write!(f, "@{switches}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -77,6 +125,16 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Serial(path) => serial::open(path, line),
             PlayerSpec::Exec(command) => exec::spawn(command),
+            PlayerSpec::Sim { netlist, switches } => {
+                let text = match netlist {
+                    Some(path) => std::fs::read_to_string(path)
+                        .with_context(|| format!("reading the netlist {}", path.display()))?,
+                    None => sim::REFERENCE_NETLIST.to_string(),
+                };
+                let board = sim::board(&text, *switches, line)
+                    .with_context(|| format!("{self}: the netlist is not a board"))?;
+                Ok(sim::serve(self.to_string(), board)?)
+            }
             PlayerSpec::Engine { level } => {
                 let level = *level;
                 let name = self.to_string();
@@ -117,6 +175,36 @@ mod tests {
             "/dev/ttyUSB0".parse::<PlayerSpec>().unwrap(),
             PlayerSpec::Serial("/dev/ttyUSB0".into())
         );
+        assert_eq!(
+            "sim".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Sim {
+                netlist: None,
+                switches: 0
+            }
+        );
+        assert_eq!(
+            "sim@0x13".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Sim {
+                netlist: None,
+                switches: 0x13
+            }
+        );
+        assert_eq!(
+            "sim:my board.json@3".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Sim {
+                netlist: Some("my board.json".into()),
+                switches: 3
+            }
+        );
+        for spec in ["sim", "sim@3", "sim:a.json", "sim:a.json@17"] {
+            assert_eq!(
+                spec.parse::<PlayerSpec>().unwrap().to_string(),
+                spec,
+                "round trip"
+            );
+        }
+        assert!("sim:".parse::<PlayerSpec>().is_err());
+        assert!("sim@x".parse::<PlayerSpec>().is_err());
         assert!("engine:x".parse::<PlayerSpec>().is_err());
         assert!("exec:".parse::<PlayerSpec>().is_err());
     }

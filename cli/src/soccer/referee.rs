@@ -31,7 +31,10 @@ pub enum Starter {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The red player: a serial device path, `engine[:LEVEL]` or `exec:COMMAND`.
+    /// The red player: a serial device path, `engine[:LEVEL]`, `exec:COMMAND`, or
+    /// `sim[:NETLIST.json][@SW]` — a board emulated at 50 MHz, paced to the wall clock (the
+    /// built-in reference player unless a yosys netlist is given; SW = slide switches, e.g.
+    /// `sim@3`).
     #[arg(long)]
     red: PlayerSpec,
     /// The blue player, likewise.

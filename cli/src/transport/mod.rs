@@ -11,6 +11,7 @@
 
 pub mod exec;
 pub mod serial;
+pub mod sim;
 
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
@@ -53,10 +54,6 @@ pub fn in_process(
 
 /// Like [`in_process`], for a player that must keep working while no byte arrives (a simulated
 /// board runs its clock all the time): `serve` gets an [`Inbox`] it can poll without blocking.
-#[allow(
-    dead_code,
-    reason = "the hook for in-process simulated boards (`sim:` players)"
-)]
 pub fn in_process_polled(
     name: String,
     serve: impl FnOnce(Inbox, io::PipeWriter) + Send + 'static,
@@ -80,20 +77,12 @@ pub fn in_process_polled(
 }
 
 /// Bytes from the referee to an in-process player, without blocking.
-#[allow(
-    dead_code,
-    reason = "the hook for in-process simulated boards (`sim:` players)"
-)]
 pub struct Inbox {
     rx: Receiver<Vec<u8>>,
 }
 
 /// What [`Inbox::poll`] found.
 #[derive(Debug, PartialEq, Eq)]
-#[allow(
-    dead_code,
-    reason = "the hook for in-process simulated boards (`sim:` players)"
-)]
 pub enum Mail {
     Bytes(Vec<u8>),
     /// Nothing yet.
@@ -102,10 +91,6 @@ pub enum Mail {
     Closed,
 }
 
-#[allow(
-    dead_code,
-    reason = "the hook for in-process simulated boards (`sim:` players)"
-)]
 impl Inbox {
     /// The bytes that arrived since the last call, if any (or, with `wait`, within `wait`).
     pub fn poll(&self, wait: Duration) -> Mail {
