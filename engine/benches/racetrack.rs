@@ -121,7 +121,7 @@ fn optimal_only() {
         let moves = m.result.map_or(0, |l| l.moves());
         total += m.stats.expanded;
         println!(
-            "{name:<11} {moves:>4} {:>8.2}ms (cpu {:>6}ms) {:>9} expanded {:>9} slots",
+            "{name:<11} {moves:>4} {:>8.2}ms (cpu {:>6}ms) {:>9} expanded {:>9} stored",
             ms(m.wall),
             cpu_ms(m.cpu),
             m.stats.expanded,

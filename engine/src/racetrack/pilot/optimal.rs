@@ -89,6 +89,8 @@ struct Search<'t, 'c> {
     best: Option<Finish>,
     /// Whether a state was left out for needing more moves than [`Entry::MAX_MOVES`].
     truncated: bool,
+    /// States reached (stored with a move count).
+    reached: u64,
 }
 
 impl Search<'_, '_> {
@@ -137,6 +139,7 @@ impl Search<'_, '_> {
             self.truncated = true;
             return;
         };
+        self.reached += u64::from(self.table.get(slot) == Entry::UNSEEN);
         self.table.set(slot, entry);
         // Path-max: never file a state below the bucket being expanded.
         self.open.push((g + h).max(f), slot, g);
@@ -242,6 +245,7 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
         open: Buckets::default(),
         best: None,
         truncated: false,
+        reached: 0,
     };
     // The start is not in the table (at rest on (40,4) before the first move it has three
     // moves; a later stop there has nine): it is expanded by hand.
@@ -265,7 +269,7 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
         let state = search.table.state(slot);
         search.expand(state, Some(slot), g, f);
     }
-    stats.stored = search.table.capacity() as u64;
+    stats.stored = search.reached;
     if search.truncated {
         // Laps of tens of thousands of moves: no circuit anyone draws, but never a wrong
         // answer — the plain search has no such limit.
