@@ -1,5 +1,5 @@
 //! The optimal pilot's heuristic: a lower bound on the moves left, the larger of two
-//! admissible, consistent bounds.
+//! admissible bounds.
 //!
 //! 1. **Distance** ([`field::moves_to_cover`]): the cells still to drive (the chain-walk
 //!    distance `d` of [`Field`]), at a speed that grows by at most one per move.
@@ -15,9 +15,9 @@
 //!    search, tabulated once per circuit. This bound sees what the distance ignores: to go
 //!    round, the car must brake and reverse, in `x` and in `y`, again at every hairpin.
 //!
-//! Both are consistent: a move from distance `d` to `d'` passes every level between them
-//! (the chain visits them, inside the move's range), so the itinerary left after the move is
-//! never longer than the one the one-dimensional search already followed.
+//! The itineraries were meant to be consistent too (a move from distance `d` to `d'` passes
+//! every level between them, inside the move's range), but measured they are not always: a
+//! move can lower the bound by more than one (see [`optimal`](super::optimal), which copes).
 //!
 //! (An earlier version also owed the column and row extremes of the lap, in any order; on the
 //! sample circuits it pruned under 3 % of the expansions on one circuit and none elsewhere,

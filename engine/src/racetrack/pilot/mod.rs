@@ -1,8 +1,8 @@
 //! Pilots: programs that drive a lap of a circuit (spec §3, §5 and §7).
 //!
 //! * [`optimal`] — a provably time-optimal lap: fewest moves, then the smallest final fraction
-//!   `f`, found by A* over `(position, velocity, crossing count)` with an admissible,
-//!   consistent heuristic ([`bounds`], built on the chain-walk model of [`field`]).
+//!   `f`, found by A* over `(position, velocity, crossing count)` with an admissible
+//!   heuristic ([`bounds`], built on the chain-walk model of [`field`]).
 //! * [`demo`] — the deliberately slow, cautious pilot of the original kit (DEMO_2CV): it never
 //!   goes faster than one cell per move, so it finishes on every conforming circuit.
 //! * [`bfs::plain_bfs`] — a plain breadth-first search over the same states: the reference that

@@ -1,16 +1,20 @@
 //! The optimal pilot: A* over [`State`]s with the lower bound of [`LowerBound`].
 //!
-//! The bound is admissible and consistent (see [`bounds`](super::bounds) and
-//! [`field`](super::field)), so A* expands states in order of `g + h` and expands every state
-//! along a shortest route to it. Open states wait in buckets by `g + h` (small integers), last
-//! in first out within a bucket, so the search dives towards the line; a state reached again
-//! by a shorter route before its expansion is filed again, and its stale bucket entry skipped.
-//! States are never filed below the bucket being expanded (path-max), so even an inconsistent
-//! bound could not lose one.
+//! The bound is admissible (see [`bounds`](super::bounds) and [`field`](super::field)) but
+//! not always consistent: on the sample circuits thousands of states get `g + h` below the
+//! bucket of the state they were reached from (12 838 on `ring`). So the search never files a
+//! state below the bucket being expanded (path-max: `f = max(g + h, f_parent)`, still a lower
+//! bound on any lap through it), and a state reached again by a shorter route — even after
+//! its expansion — is filed and expanded again; stale bucket entries are skipped. (The search
+//! this replaced filed such states in buckets it had already left, where they were never
+//! expanded: it could, in principle, miss the optimal lap.) Open states wait in buckets by
+//! `f`, last in first out within a bucket, so the search dives towards the line.
 //!
-//! *Optimality of the time, fraction included.* A lap of `n` moves passes only through states
-//! with `g + h ≤ n`; its last state before the finish has `g = n − 1` and `h = 1`, so it is in
-//! bucket `n`. The search therefore finishes the whole bucket in which the first finishing
+//! *Optimality of the time, fraction included.* Along a fastest lap of `n` moves every state is
+//! reached in exactly its number of moves along the lap (a shorter route to it would make a
+//! faster lap), and path-max keeps its `f ≤ n` (each `g + h ≤ n` by admissibility); its last
+//! state before the finish has `g = n − 1`, so it is expanded by the end of bucket `n`, and a
+//! finish found in bucket `f` has at most `f` moves (`h ≥ 1`). The search therefore finishes the whole bucket in which the first finishing
 //! move appears (no shorter lap exists, or an earlier bucket would have found it) and keeps
 //! the finishing move with the smallest fraction `f` among all of them.
 //!
