@@ -7,7 +7,9 @@
 pub mod editor;
 pub mod geometry;
 pub mod lab;
+pub mod monitor;
 pub mod route;
+pub mod serial;
 pub mod soccer;
 pub mod workers;
 

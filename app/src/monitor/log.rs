@@ -106,6 +106,18 @@ impl Log {
         self.version += 1;
     }
 
+    /// Forgets `source`'s entries only.
+    pub fn clear_source(&mut self, source: &str) {
+        self.entries.retain(|e| e.source != source);
+        self.decoders.remove(source);
+        self.framers.remove(source);
+        // Indices of other sources' open rows moved: they start afresh.
+        for framer in self.framers.values_mut() {
+            *framer = RxFramer::default();
+        }
+        self.version += 1;
+    }
+
     /// Bytes written to `source` at `at_ms`.
     pub fn push_tx(&mut self, source: &str, bytes: &[u8], at_ms: u64) {
         if bytes.is_empty() {
@@ -223,11 +235,20 @@ impl Log {
     /// The log as a text file: one line per entry with time, source, direction, hex, printable
     /// form and meaning.
     pub fn to_text(&self) -> String {
+        self.to_text_of(None)
+    }
+
+    /// The same, of one source's entries only (all with `None`).
+    pub fn to_text_of(&self, source: Option<&str>) -> String {
         let mut out = String::from("# time(s)  source  dir  hex  |  printable  |  message\n");
         if self.dropped > 0 {
             let _ = writeln!(out, "# {} older entries dropped", self.dropped);
         }
-        for e in &self.entries {
+        for e in self
+            .entries
+            .iter()
+            .filter(|e| source.is_none_or(|s| e.source == s))
+        {
             let _ = writeln!(
                 out,
                 "{:>9} {} {} {} | {} | {}",

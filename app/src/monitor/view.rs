@@ -35,6 +35,9 @@ pub struct Props {
     pub log: SharedLog,
     #[prop_or_else(|| AttrValue::from("Serial monitor"))]
     pub title: AttrValue,
+    /// Show only this source's rows (a side's or a port's name); all when `None`.
+    #[prop_or_default]
+    pub source: Option<AttrValue>,
     /// The file name "save" offers.
     #[prop_or_else(|| AttrValue::from("serial-log.txt"))]
     pub file_name: AttrValue,
@@ -84,13 +87,17 @@ impl Component for SerialMonitor {
                 self.seen = version;
             }
             Msg::TogglePause => self.paused = !self.paused,
-            Msg::Clear => log.borrow_mut().clear(),
+            Msg::Clear => match ctx.props().source.as_deref() {
+                Some(source) => log.borrow_mut().clear_source(source),
+                None => log.borrow_mut().clear(),
+            },
             Msg::Copy => {
-                copy_text(&log.borrow().to_text());
+                copy_text(&log.borrow().to_text_of(ctx.props().source.as_deref()));
                 return false;
             }
             Msg::Save => {
-                save_text(&log.borrow().to_text(), &ctx.props().file_name);
+                let text = log.borrow().to_text_of(ctx.props().source.as_deref());
+                save_text(&text, &ctx.props().file_name);
                 return false;
             }
         }
@@ -99,7 +106,12 @@ impl Component for SerialMonitor {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let log = ctx.props().log.borrow();
-        let entries = log.entries();
+        let source = ctx.props().source.as_deref();
+        let entries: Vec<_> = log
+            .entries()
+            .iter()
+            .filter(|e| source.is_none_or(|s| e.source == s))
+            .collect();
         let skip = entries.len().saturating_sub(SHOWN);
         let link = ctx.link();
         html! {

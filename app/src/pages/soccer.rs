@@ -22,6 +22,9 @@ use yew::prelude::*;
 use crate::canvas::{Surface, annotate};
 use crate::draw::soccer::{Scene, Target, paint};
 use crate::geometry::FieldView;
+use crate::monitor::SerialMonitor;
+use crate::serial::side::Forfeit;
+use crate::serial::{BoardKind, BoardSetup, Boards};
 use crate::soccer::keys::{KeyAction, key_action};
 use crate::soccer::players::{
     Delivery, EngineLink, EnginePlayer, Human, Player, PlayerKind, TurnRequest,
@@ -110,7 +113,6 @@ pub enum Msg {
     EngineReady,
     Delivered(Delivery),
     /// A player lost without a turn to show (a board's timeout or disconnect, say).
-    #[allow(dead_code, reason = "sent by the board players that make_player will make")]
     Forfeit(Side, Outcome),
     Key(KeyboardEvent),
     Click(MouseEvent),
@@ -145,6 +147,8 @@ pub struct Soccer {
     notice: Option<String>,
     zoom: usize,
     link: Rc<EngineLink>,
+    /// The boards that may take a side (ports, emulated boards) and their serial log.
+    boards: Boards,
     canvas: NodeRef,
     scroller: NodeRef,
     /// The layout of the last drawing, to turn clicks into points.
@@ -185,6 +189,7 @@ impl Component for Soccer {
             link: Rc::new(EngineLink::spawn(
                 ctx.link().callback(|()| Msg::EngineReady),
             )),
+            boards: Boards::new(),
             canvas: NodeRef::default(),
             scroller: NodeRef::default(),
             view: Cell::new(None),
@@ -348,6 +353,13 @@ impl Soccer {
         };
         let seed = self.seed.trim().parse::<u64>().unwrap_or(1);
         let kinds = [self.sides[0].player(), self.sides[1].player()];
+        if let Err(err) = self
+            .boards
+            .check(kinds.map(|k| k.board()), referee.turns().is_empty())
+        {
+            self.setup_error = Some(err);
+            return;
+        }
         let mut players = [Side::Red, Side::Blue]
             .map(|side| self.make_player(ctx, kinds[index(side)], side, referee.starter(), seed));
         for side in [Side::Red, Side::Blue] {
@@ -382,9 +394,20 @@ impl Soccer {
         starter: Side,
         seed: u64,
     ) -> Box<dyn Player> {
-        let _ = (ctx, side, starter);
         match kind {
             PlayerKind::Human => Box::new(Human),
+            PlayerKind::Board(board) => {
+                let turn_ms = self.sides[index(side)].limit_ms().ok().flatten();
+                let forfeit = ctx
+                    .link()
+                    .callback(|f: Forfeit| Msg::Forfeit(f.side, f.outcome));
+                let turn_ms = turn_ms.map_or(1000, u64::from);
+                match self.boards.player(side, board, turn_ms, starter, forfeit) {
+                    Ok(player) => Box::new(player),
+                    // `check` above made sure the board is there.
+                    Err(_) => Box::new(Human),
+                }
+            }
             PlayerKind::Engine { level } => {
                 Box::new(EnginePlayer::new(self.link.clone(), level, seed))
             }
@@ -874,6 +897,8 @@ impl Soccer {
                                 onchange={link.callback(move |e: Event| Msg::Kind(side, select_value(&e)))}>
                             <option value="human" selected={setup.kind == "human"}>{ "Human" }</option>
                             <option value="engine" selected={setup.kind == "engine"}>{ "Engine" }</option>
+                            <option value="serial" selected={setup.kind == "serial"}>{ "Serial port" }</option>
+                            <option value="emulated" selected={setup.kind == "emulated"}>{ "Emulated board" }</option>
                         </select>
                     </label>
                     if setup.kind == "engine" {
@@ -896,6 +921,9 @@ impl Soccer {
                                oninput={link.callback(move |e: InputEvent| Msg::Limit(side, input_value(&e)))} />
                     </label>
                 </div>
+                if let Some(kind) = BoardKind::from_value(&setup.kind) {
+                    <BoardSetup boards={self.boards.clone()} side={side} kind={kind} />
+                }
             </fieldset>
         }
     }
@@ -953,6 +981,9 @@ impl Soccer {
                     { self.view_history(ctx) }
                 </div>
                 { self.view_record(ctx) }
+                if self.sides.iter().any(|s| BoardKind::from_value(&s.kind).is_some()) {
+                    <SerialMonitor log={self.boards.log()} />
+                }
             </section>
         }
     }

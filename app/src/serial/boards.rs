@@ -580,6 +580,8 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
                     { format!(" ({wall:.0} ms here)") }
                 }
             </p>
+            <details class="board-more">
+            <summary>{ "Netlist, pins and line" }</summary>
             <div class="board-line">
                 <label>{ "Netlist (yosys JSON)" }
                     <input type="file" accept=".json,application/json"
@@ -593,6 +595,7 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
                 { pin("SW value", "sw", switches.to_string()) }
             </div>
             { line_controls(boards, side) }
+            </details>
             <div class="board-actions">
                 <button type="button" class="chip" data-testid={format!("reload-{name}")}
                         onclick={reload}>{ "Power up again" }</button>
@@ -603,5 +606,100 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
                 <p class="error" role="alert" data-testid={format!("board-error-{name}")}>{ error }</p>
             }
         </div>
+    }
+}
+
+impl Boards {
+    /// The wire of `side`'s board of `kind`, when it is open.
+    pub fn link(&self, side: Side, kind: BoardKind) -> Option<Link> {
+        let s = self.side(side);
+        match kind {
+            BoardKind::Serial => s.port.clone(),
+            BoardKind::Emulated => s.emulator.clone(),
+        }
+        .filter(Link::is_open)
+    }
+}
+
+/// How long an emulated board runs after bytes from the console (simulated ms): enough for a
+/// turn at the contest's limit.
+const CONSOLE_RUN_MS: u64 = 1_000;
+
+/// The manual console of a board: a line of hex or text (with escapes) sent as is.
+#[function_component]
+pub fn BoardConsole(props: &SetupProps) -> Html {
+    use crate::monitor::console::{InputMode, parse};
+
+    let (side, kind) = (props.side, props.kind);
+    let name = side.name();
+    let mode = use_state(|| InputMode::Text);
+    let newline = use_state(|| false);
+    let error = use_state(|| None::<String>);
+    let input = use_node_ref();
+    let send = {
+        let boards = props.boards.clone();
+        let (mode, newline, error, input) =
+            (mode.clone(), newline.clone(), error.clone(), input.clone());
+        Callback::from(move |event: SubmitEvent| {
+            event.prevent_default();
+            let Some(field) = input.cast::<HtmlInputElement>() else {
+                return;
+            };
+            let mut bytes = match parse(&field.value(), *mode) {
+                Ok(bytes) => bytes,
+                Err(err) => {
+                    error.set(Some(err.to_string()));
+                    return;
+                }
+            };
+            if *newline {
+                bytes.push(b'\n');
+            }
+            match boards.link(side, kind) {
+                Some(link) => {
+                    link.write(&bytes);
+                    link.run_until(link.now_ms() + CONSOLE_RUN_MS);
+                    error.set(None);
+                }
+                None => error.set(Some("no board is connected here".into())),
+            }
+        })
+    };
+    let set_mode = {
+        let mode = mode.clone();
+        Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<HtmlSelectElement>() {
+                mode.set(if select.value() == "hex" {
+                    InputMode::Hex
+                } else {
+                    InputMode::Text
+                });
+            }
+        })
+    };
+    let toggle_newline = {
+        let newline = newline.clone();
+        Callback::from(move |_: Event| newline.set(!*newline))
+    };
+    html! {
+        <form class="board-console" onsubmit={send}>
+            <select data-testid={format!("console-mode-{name}")} onchange={set_mode}
+                    aria-label="Input format">
+                <option value="text" selected={*mode == InputMode::Text}>{ "Text" }</option>
+                <option value="hex" selected={*mode == InputMode::Hex}>{ "Hex" }</option>
+            </select>
+            <input type="text" ref={input} data-testid={format!("console-input-{name}")}
+                   placeholder={if *mode == InputMode::Hex { "77 08 0a" } else { "w\\x08\\n" }}
+                   aria-label="Bytes to send" />
+            <label class="board-newline">
+                <input type="checkbox" checked={*newline} onchange={toggle_newline}
+                       data-testid={format!("console-newline-{name}")} />
+                { "+ \\n" }
+            </label>
+            <button type="submit" class="button" data-testid={format!("console-send-{name}")}>{ "Send" }</button>
+            if let Some(error) = (*error).clone() {
+                <p class="error" role="alert" data-testid={format!("console-error-{name}")}>{ error }</p>
+            }
+        </form>
     }
 }

@@ -21,6 +21,9 @@ pub enum WireEvent {
     Closed { reason: String, at_ms: u64 },
 }
 
+/// Where a wire's events go: the game using it, if any.
+pub type Sink = Rc<RefCell<Option<Callback<WireEvent>>>>;
+
 /// Milliseconds on the page's monotonic clock.
 pub fn page_ms() -> u64 {
     web_sys::window()
@@ -47,7 +50,7 @@ pub struct Link {
     log: SharedLog,
     /// The log's time origin (page clock, ms).
     epoch: u64,
-    sink: Rc<RefCell<Option<Callback<WireEvent>>>>,
+    sink: Sink,
 }
 
 impl PartialEq for Link {
@@ -58,15 +61,8 @@ impl PartialEq for Link {
 
 impl Link {
     /// The callback to give the carrier: logs, then forwards to the current sink.
-    pub fn inlet(
-        source: &str,
-        log: SharedLog,
-        epoch: u64,
-    ) -> (
-        Callback<WireEvent>,
-        Rc<RefCell<Option<Callback<WireEvent>>>>,
-    ) {
-        let sink: Rc<RefCell<Option<Callback<WireEvent>>>> = Rc::default();
+    pub fn inlet(source: &str, log: SharedLog, epoch: u64) -> (Callback<WireEvent>, Sink) {
+        let sink: Sink = Rc::default();
         let source: Rc<str> = source.into();
         let forward = sink.clone();
         let callback = Callback::from(move |event: WireEvent| {
@@ -88,7 +84,7 @@ impl Link {
         source: &str,
         log: SharedLog,
         epoch: u64,
-        sink: Rc<RefCell<Option<Callback<WireEvent>>>>,
+        sink: Sink,
     ) -> Link {
         Link {
             carrier,

@@ -11,6 +11,6 @@ pub mod settings;
 pub mod side;
 
 pub use api::SerialError;
-pub use boards::{BoardKind, BoardSetup, Boards};
+pub use boards::{BoardConsole, BoardKind, BoardSetup, Boards};
 pub use port::{Connection, PortEvent};
 pub use settings::LineSettings;

@@ -28,6 +28,8 @@ pub enum PlayerKind {
     Human,
     /// The built-in engine at a level (0 = random, up to `search::MAX_LEVEL`).
     Engine { level: u8 },
+    /// A board: on a serial port or emulated (`crate::serial`).
+    Board(crate::serial::BoardKind),
 }
 
 impl PlayerKind {
@@ -36,6 +38,15 @@ impl PlayerKind {
         match self {
             PlayerKind::Human => "human",
             PlayerKind::Engine { .. } => "engine",
+            PlayerKind::Board(board) => board.value(),
+        }
+    }
+
+    /// The board behind the side, if it is one.
+    pub fn board(self) -> Option<crate::serial::BoardKind> {
+        match self {
+            PlayerKind::Board(board) => Some(board),
+            _ => None,
         }
     }
 
@@ -49,6 +60,8 @@ impl PlayerKind {
         match self {
             PlayerKind::Human => "human".into(),
             PlayerKind::Engine { level } => format!("engine (level {level})"),
+            PlayerKind::Board(crate::serial::BoardKind::Serial) => "board on a serial port".into(),
+            PlayerKind::Board(crate::serial::BoardKind::Emulated) => "emulated board".into(),
         }
     }
 }

@@ -110,13 +110,18 @@ impl SideSetup {
     /// humans none) unless one was typed that differs from the old kind's default.
     pub fn set_kind(&mut self, value: &str) {
         let typed = (self.limit.trim() != self.default_limit()).then(|| self.limit.clone());
-        self.kind = if value == "engine" { "engine" } else { "human" }.into();
+        self.kind = match value {
+            "engine" | "serial" | "emulated" => value,
+            _ => "human",
+        }
+        .into();
         self.limit = typed.unwrap_or_else(|| self.default_limit());
     }
 
     fn default_limit(&self) -> String {
+        // An emulated board's clock is its simulated time, kept by its own referee.
         match self.kind.as_str() {
-            "engine" => MACHINE_LIMIT_MS.to_string(),
+            "engine" | "serial" => MACHINE_LIMIT_MS.to_string(),
             _ => String::new(),
         }
     }
@@ -126,6 +131,8 @@ impl SideSetup {
             "engine" => PlayerKind::Engine {
                 level: self.level.min(MAX_LEVEL),
             },
+            "serial" => PlayerKind::Board(crate::serial::BoardKind::Serial),
+            "emulated" => PlayerKind::Board(crate::serial::BoardKind::Emulated),
             _ => PlayerKind::Human,
         }
     }
@@ -187,6 +194,17 @@ mod tests {
         assert_eq!(StarterChoice::Random.pick(0.2), Side::Red);
         assert_eq!(StarterChoice::Random.pick(0.7), Side::Blue);
         assert_eq!(StarterChoice::Fixed(Side::Blue).pick(0.2), Side::Blue);
+    }
+
+    #[test]
+    fn boards_are_sides_too() {
+        let mut side = SideSetup::human();
+        side.set_kind("serial");
+        assert_eq!(side.player(), PlayerKind::Board(crate::serial::BoardKind::Serial));
+        assert_eq!(side.limit_ms(), Ok(Some(1000)), "a real board gets the referee's clock");
+        side.set_kind("emulated");
+        assert_eq!(side.player().value(), "emulated");
+        assert_eq!(side.limit_ms(), Ok(None), "its own referee keeps simulated time");
     }
 
     #[test]

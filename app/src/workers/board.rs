@@ -235,8 +235,8 @@ impl Bench {
             })
             .collect();
         let ns_per_cycle = 1_000_000_000 / CLOCK_HZ;
-        let mut vcd = VcdWriter::new(Vec::new(), &sim.top().to_owned(), "1ns", signals)
-            .map_err(|e| e.to_string())?;
+        let mut vcd =
+            VcdWriter::new(Vec::new(), sim.top(), "1ns", signals).map_err(|e| e.to_string())?;
         let mut sends = stretch.sends.iter().peekable();
         while board.cycle() < to {
             while let Some((_, bytes)) = sends.next_if(|(at, _)| *at <= board.cycle()) {
