@@ -196,7 +196,8 @@ pub(crate) struct Program {
     /// For each signal: the instructions that read it (CSR: `inst_fanout[fanout_start[s]..]`).
     pub inst_fanout_start: Vec<u32>,
     pub inst_fanout: Vec<u32>,
-    /// For each signal: the registers whose next value depends on it.
+    /// For each signal: the registers whose next value depends on it, then the synchronous
+    /// read ports (numbered `regs.len() + k` for `reads[k]`).
     pub reg_fanout_start: Vec<u32>,
     pub reg_fanout: Vec<u32>,
     /// Top-level inputs: name, operand (its whole signal).
@@ -1464,6 +1465,17 @@ fn finish(
         deps.dedup();
         for d in deps {
             reg_lists[d as usize].push(r as u32);
+        }
+    }
+    // Synchronous read ports are numbered after the registers: their next value depends on
+    // these signals (and on the memory's contents, tracked by the simulator).
+    for (k, rd) in b.reads.iter().enumerate() {
+        let mut deps = vec![rd.addr.sig, rd.en.sig];
+        deps.extend(rd.srst.iter().flat_map(|(c, v)| [c.sig.sig, v.sig]));
+        deps.sort_unstable();
+        deps.dedup();
+        for d in deps {
+            reg_lists[d as usize].push((b.regs.len() + k) as u32);
         }
     }
     let csr = |lists: Vec<Vec<u32>>| {

@@ -50,6 +50,7 @@
 mod board;
 mod compile;
 mod error;
+mod fast;
 pub mod netlist;
 mod ops;
 mod sim;

@@ -8,6 +8,7 @@
 
 use crate::compile::{Gather, Kind, Operand, Program, compile};
 use crate::error::{LoadError, PinError};
+use crate::fast::{self, Code, Fast};
 use crate::netlist::{Direction, Module};
 use crate::ops::{self, Scratch, bin_narrow, bin_wide, extend, mask, un_narrow, un_wide, words};
 use crate::split::split_cells;
@@ -16,6 +17,12 @@ use crate::split::split_cells;
 #[derive(Clone, Debug)]
 pub struct Simulator {
     p: Program,
+    /// `p.insts` in the compact form the hot loop runs.
+    fast: Vec<Fast>,
+    /// Per signal: where its readers are, in `fan_words` and `p.reg_fanout`.
+    fan: Vec<SigFanout>,
+    /// The instructions reading a signal as words of the dirty bitset: (word, bits).
+    fan_words: Vec<(u32, u64)>,
     arena: Vec<u64>,
     mems: Vec<Vec<u64>>,
     dirty: Vec<u64>,
@@ -29,6 +36,8 @@ pub struct Simulator {
     /// Registers whose inputs changed since their last edge, per clock polarity.
     pending_pos: Vec<u32>,
     pending_neg: Vec<u32>,
+    /// Per register, then per synchronous read port: its inputs (or, for a read port, its
+    /// memory) changed since its last edge, so its next value must be computed.
     is_pending: Vec<bool>,
     /// Per register: a plain one-word `$dff`, whose next value is its D input.
     plain: Vec<bool>,
@@ -97,7 +106,11 @@ impl Simulator {
         let has_negedge = p.regs.iter().any(|r| !r.posedge && r.clocked)
             || p.reads.iter().any(|r| !r.posedge)
             || p.writes.iter().any(|w| !w.posedge);
+        let (fan, fan_words) = fanouts(&p);
         let mut sim = Simulator {
+            fast: p.insts.iter().map(Fast::new).collect(),
+            fan,
+            fan_words,
             arena: p.arena_init.clone(),
             mems: p.memories.iter().map(|m| m.init.clone()).collect(),
             dirty: vec![0; n.div_ceil(64)],
@@ -107,7 +120,7 @@ impl Simulator {
             read_slots: Vec::new(),
             pending_pos: Vec::new(),
             pending_neg: Vec::new(),
-            is_pending: vec![false; p.regs.len()],
+            is_pending: vec![false; p.regs.len() + p.reads.len()],
             plain: p.regs.iter().map(|r| r.plain_narrow()).collect(),
             stage: Vec::new(),
             stage_words: Vec::new(),
@@ -121,7 +134,7 @@ impl Simulator {
         for i in 0..n {
             sim.mark_inst(i as u32);
         }
-        for r in 0..sim.p.regs.len() {
+        for r in 0..sim.p.regs.len() + sim.p.reads.len() {
             sim.mark_reg(r as u32);
         }
         sim.settle();
@@ -384,7 +397,10 @@ impl Simulator {
     fn mark_reg(&mut self, r: u32) {
         if !self.is_pending[r as usize] {
             self.is_pending[r as usize] = true;
-            if self.p.regs[r as usize].posedge {
+            let Some(reg) = self.p.regs.get(r as usize) else {
+                return; // a synchronous read port: its edge looks at the flag
+            };
+            if reg.posedge {
                 self.pending_pos.push(r);
             } else {
                 self.pending_neg.push(r);
@@ -394,27 +410,17 @@ impl Simulator {
 
     #[inline]
     fn signal_changed(&mut self, sig: u32) {
-        let (s, e) = (
-            self.p.inst_fanout_start[sig as usize] as usize,
-            self.p.inst_fanout_start[sig as usize + 1] as usize,
-        );
-        if s < e {
-            for k in s..e {
-                let i = self.p.inst_fanout[k];
-                self.dirty[(i / 64) as usize] |= 1 << (i % 64);
+        let f = self.fan[sig as usize];
+        if f.words_start < f.words_end {
+            for &(w, bits) in &self.fan_words[f.words_start as usize..f.words_end as usize] {
+                self.dirty[w as usize] |= bits;
             }
             // Readers come later in the order: the first and last bound the marked words.
-            let first = (self.p.inst_fanout[s] / 64) as usize;
-            let last = (self.p.inst_fanout[e - 1] / 64) as usize;
-            self.dirty_lo = self.dirty_lo.min(first);
-            self.dirty_hi = self.dirty_hi.max(last + 1);
+            self.dirty_lo = self.dirty_lo.min(f.lo as usize);
+            self.dirty_hi = self.dirty_hi.max(f.hi as usize);
         }
-        let (s, e) = (
-            self.p.reg_fanout_start[sig as usize] as usize,
-            self.p.reg_fanout_start[sig as usize + 1] as usize,
-        );
-        for k in s..e {
-            let r = self.p.reg_fanout[k];
+        for k in f.regs_start..f.regs_end {
+            let r = self.p.reg_fanout[k as usize];
             self.mark_reg(r);
         }
     }
@@ -427,9 +433,19 @@ impl Simulator {
             while self.dirty[w] != 0 {
                 let bit = self.dirty[w].trailing_zeros();
                 self.dirty[w] &= !(1 << bit);
-                let i = (w as u32) * 64 + bit;
-                if self.exec(i as usize) {
-                    let sig = self.p.insts[i as usize].y.sig;
+                let i = w * 64 + bit as usize;
+                let f = &self.fast[i];
+                let (sig, changed) = if f.code == Code::General {
+                    let sig = f.sig;
+                    (sig, self.exec(i))
+                } else {
+                    let y = fast::eval(f, &self.arena);
+                    let slot = &mut self.arena[f.y as usize];
+                    let changed = *slot != y;
+                    *slot = y;
+                    (f.sig, changed)
+                };
+                if changed {
                     self.signal_changed(sig);
                 }
             }
@@ -734,8 +750,15 @@ impl Simulator {
         }
         if !self.p.reads.is_empty() || !self.p.writes.is_empty() {
             self.read_slots.clear();
+            let nregs = self.p.regs.len();
             for k in 0..self.p.reads.len() {
-                if self.p.reads[k].posedge == posedge {
+                let rd = &self.p.reads[k];
+                // A port whose address, enable, reset and memory are unchanged since its last
+                // edge would read what it holds; transparent ports are always evaluated.
+                if rd.posedge == posedge
+                    && (self.is_pending[nregs + k] || !rd.transparent.is_empty())
+                {
+                    self.is_pending[nregs + k] = false;
                     self.stage_read(k);
                 } else {
                     self.read_slots.push((true, u32::MAX));
@@ -935,7 +958,16 @@ impl Simulator {
         }
         if changed {
             for &inst in &p.memories[m].readers {
-                self.dirty[(inst / 64) as usize] |= 1 << (inst % 64);
+                let w = (inst / 64) as usize;
+                self.dirty[w] |= 1 << (inst % 64);
+                self.dirty_lo = self.dirty_lo.min(w);
+                self.dirty_hi = self.dirty_hi.max(w + 1);
+            }
+            let nregs = p.regs.len();
+            for (rk, rd) in p.reads.iter().enumerate() {
+                if rd.mem as usize == m {
+                    self.is_pending[nregs + rk] = true;
+                }
             }
         }
         // Transparent synchronous read ports at the same address see the new data.
@@ -964,6 +996,56 @@ impl Simulator {
             }
         }
     }
+}
+
+/// Where a signal's readers are: its instructions as dirty-bitset words
+/// (`fan_words[words_start..words_end]`, spanning words `lo..hi`) and its registers and read
+/// ports (`p.reg_fanout[regs_start..regs_end]`).
+#[derive(Clone, Copy, Debug)]
+struct SigFanout {
+    words_start: u32,
+    words_end: u32,
+    lo: u32,
+    hi: u32,
+    regs_start: u32,
+    regs_end: u32,
+}
+
+/// Groups each signal's reading instructions by dirty-bitset word, so a change marks one word
+/// per 64 readers in evaluation order instead of one bit per reader.
+fn fanouts(p: &Program) -> (Vec<SigFanout>, Vec<(u32, u64)>) {
+    let nsig = p.inst_fanout_start.len().saturating_sub(1);
+    let mut fan = Vec::with_capacity(nsig);
+    let mut words: Vec<(u32, u64)> = Vec::new();
+    for sig in 0..nsig {
+        let (s, e) = (
+            p.inst_fanout_start[sig] as usize,
+            p.inst_fanout_start[sig + 1] as usize,
+        );
+        let words_start = words.len() as u32;
+        let (mut lo, mut hi) = (u32::MAX, 0);
+        for &i in &p.inst_fanout[s..e] {
+            let w = i / 64;
+            lo = lo.min(w);
+            hi = hi.max(w + 1);
+            match words[words_start as usize..]
+                .iter_mut()
+                .find(|(x, _)| *x == w)
+            {
+                Some((_, bits)) => *bits |= 1 << (i % 64),
+                None => words.push((w, 1 << (i % 64))),
+            }
+        }
+        fan.push(SigFanout {
+            words_start,
+            words_end: words.len() as u32,
+            lo,
+            hi,
+            regs_start: p.reg_fanout_start[sig],
+            regs_end: p.reg_fanout_start[sig + 1],
+        });
+    }
+    (fan, words)
 }
 
 #[inline]
