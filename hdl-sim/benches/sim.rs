@@ -207,4 +207,33 @@ fn main() {
             ratio
         );
     }
+    println!();
+    // Issue 7's target: the emulated board must answer a turn within a second of wall time.
+    let slowest = rows
+        .iter()
+        .filter(|r| r.design.starts_with("player"))
+        .map(|r| r.ours)
+        .reduce(f64::min);
+    let target = format!("native target (>= {TARGET_NATIVE_MCPS} Mcyc/s on the reference player)");
+    match slowest {
+        None => println!("{target}: not measured"),
+        Some(s) => println!(
+            "{target}: {} (slowest player row {:.2} Mcyc/s; wall time, so depressed on a loaded machine)",
+            if s >= TARGET_NATIVE_MCPS * 1e6 {
+                "MET"
+            } else {
+                "NOT MET"
+            },
+            s / 1e6
+        ),
+    }
+    println!(
+        "WASM figures (target >= 2.5 Mcyc/s): CHROMEDRIVER=/usr/bin/chromedriver \
+         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+         cargo test --release -p hdl-sim --target wasm32-unknown-unknown --test wasm_speed \
+         -- --include-ignored --nocapture"
+    );
 }
+
+/// Issue 7's native target, in millions of simulated cycles per second.
+const TARGET_NATIVE_MCPS: f64 = 5.0;
