@@ -408,7 +408,7 @@ impl Simulator {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn signal_changed(&mut self, sig: u32) {
         let f = self.fan[sig as usize];
         if f.words_start < f.words_end {
