@@ -172,7 +172,7 @@ test('engine against serial: a complete game on 8x10', { timeout: 180_000 }, asy
   const { page, problems, close } = await soccerWith([{ bot: { seed: 5 } }]);
   try {
     await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1 });
+    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
     await start(page, { starter: 'red' });
     const { winner, reason, record } = await resultOf(page);
     replay(record);
@@ -188,7 +188,7 @@ test('an illegal turn from the board loses with illegal_step and is recorded', {
   const { page, problems, close } = await soccerWith([{ bot: { seed: 6, illegalAt: 2 } }]);
   try {
     await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1 });
+    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
     await start(page, { starter: 'red' });
     const { winner, reason, record } = await resultOf(page);
     assert.deepEqual([winner, reason], ['blue', 'illegal_step'], record);
@@ -205,7 +205,7 @@ test('an illegal turn from the board loses with illegal_step and is recorded', {
 test('a silent board loses on time; nothing more is sent to it', { timeout: 120_000 }, async () => {
   const { page, problems, close } = await soccerWith([{ bot: { seed: 7, silentAt: 2 } }]);
   try {
-    await setSide(page, 'red', 'engine', { level: 1 });
+    await setSide(page, 'red', 'engine', { level: 1, limit: 10000 });
     await setSide(page, 'blue', 'serial', { limit: 600 });
     await start(page, { starter: 'blue' });
     const { winner, reason, record } = await resultOf(page);
@@ -223,7 +223,7 @@ test('a cable pulled mid-game loses with disconnect; the port is released', { ti
   const { page, problems, close } = await soccerWith([{ bot: { seed: 8, unplugAt: 3 } }]);
   try {
     await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1 });
+    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
     await start(page, { starter: 'red' });
     const { winner, reason, record } = await resultOf(page);
     assert.deepEqual([winner, reason], ['blue', 'disconnect'], record);
@@ -240,7 +240,7 @@ test('bytes that frame no turn lose with illegal_step, with no turn recorded', {
   const { page, problems, close } = await soccerWith([{ bot: { seed: 9, rawAt: 2, raw: '}\n' } }]);
   try {
     await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1 });
+    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
     await start(page, { starter: 'red' });
     const { winner, reason, record } = await resultOf(page);
     assert.deepEqual([winner, reason], ['blue', 'illegal_step'], record);

@@ -92,6 +92,8 @@ test('the emulated board against the engine on 8x10: figures', { timeout: 900_00
     await powerUp(page, 'blue');
     await page.selectOption('[data-testid="side-red"]', 'engine');
     await page.selectOption('[data-testid="level-red"]', '2');
+    // A loaded test machine must not decide the game on the engine's clock.
+    await page.fill('[data-testid="limit-red"]', '10000');
     await start(page, 'blue');
     const { winner, reason, record } = await resultOf(page);
     replay(record);
