@@ -147,3 +147,28 @@ mod tests {
         assert_eq!(parse(&shown, InputMode::Text), Ok(all));
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::monitor::log::{hex, printable};
+
+    proptest! {
+        #[test]
+        fn any_line_parses_or_names_a_place_in_it(line in ".{0,64}") {
+            for mode in [InputMode::Hex, InputMode::Text] {
+                if let Err(err) = parse(&line, mode) {
+                    prop_assert!(err.at < line.chars().count());
+                }
+            }
+        }
+
+        #[test]
+        fn the_monitors_forms_send_the_same_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            prop_assert_eq!(parse(&printable(&bytes), InputMode::Text), Ok(bytes.clone()));
+            prop_assert_eq!(parse(&hex(&bytes), InputMode::Hex), Ok(bytes));
+        }
+    }
+}

@@ -412,3 +412,51 @@ mod tests {
         assert_eq!(printable(b"\x00a\\"), "\\x00a\\\\");
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Whatever the bytes and their chunking, the rows hold every byte once, in order.
+        #[test]
+        fn no_byte_is_lost_or_moved(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b'{'), Just(b'}'), Just(b'\n'), Just(b'w'), Just(b'3'), any::<u8>()],
+                0..200,
+            ),
+            cuts in proptest::collection::vec(0usize..200, 0..8),
+            capacity in 1usize..50,
+        ) {
+            for dir in [Direction::Rx, Direction::Tx] {
+                let mut log = Log::new(1_000);
+                let mut small = Log::new(capacity);
+                let mut cuts = cuts.clone();
+                cuts.push(0);
+                cuts.push(bytes.len());
+                cuts.retain(|&c| c <= bytes.len());
+                cuts.sort_unstable();
+                for pair in cuts.windows(2) {
+                    let chunk = &bytes[pair[0]..pair[1]];
+                    match dir {
+                        Direction::Rx => {
+                            log.push_rx("red", chunk, 0);
+                            small.push_rx("red", chunk, 0);
+                        }
+                        Direction::Tx => {
+                            log.push_tx("red", chunk, 0);
+                            small.push_tx("red", chunk, 0);
+                        }
+                    }
+                }
+                let joined: Vec<u8> = log.entries().iter().flat_map(|e| e.bytes.clone()).collect();
+                prop_assert_eq!(&joined, &bytes);
+                prop_assert!(small.entries().len() <= capacity);
+                let tail: Vec<u8> = small.entries().iter().flat_map(|e| e.bytes.clone()).collect();
+                prop_assert!(bytes.ends_with(&tail));
+            }
+        }
+    }
+}
