@@ -197,7 +197,8 @@ pub(crate) struct Program {
     pub inst_fanout_start: Vec<u32>,
     pub inst_fanout: Vec<u32>,
     /// For each signal: the registers whose next value depends on it, then the synchronous
-    /// read ports (numbered `regs.len() + k` for `reads[k]`).
+    /// read ports (numbered `regs.len() + k` for `reads[k]`), then the write ports (numbered
+    /// `regs.len() + reads.len() + k` for `writes[k]`).
     pub reg_fanout_start: Vec<u32>,
     pub reg_fanout: Vec<u32>,
     /// Top-level inputs: name, operand (its whole signal).
@@ -1476,6 +1477,15 @@ fn finish(
         deps.dedup();
         for d in deps {
             reg_lists[d as usize].push((b.regs.len() + k) as u32);
+        }
+    }
+    // Then the write ports: one whose inputs are unchanged would write what it wrote last edge.
+    for (k, wp) in b.writes.iter().enumerate() {
+        let mut deps = vec![wp.addr.sig, wp.data.sig, wp.en.sig];
+        deps.sort_unstable();
+        deps.dedup();
+        for d in deps {
+            reg_lists[d as usize].push((b.regs.len() + b.reads.len() + k) as u32);
         }
     }
     let csr = |lists: Vec<Vec<u32>>| {

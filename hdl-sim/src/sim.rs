@@ -36,9 +36,11 @@ pub struct Simulator {
     /// Registers whose inputs changed since their last edge, per clock polarity.
     pending_pos: Vec<u32>,
     pending_neg: Vec<u32>,
-    /// Per register, then per synchronous read port: its inputs (or, for a read port, its
-    /// memory) changed since its last edge, so its next value must be computed.
+    /// Per register, then per synchronous read port, then per write port: its inputs (or, for
+    /// a port, its memory) changed since its last edge, so it must be evaluated at the next one.
     is_pending: Vec<bool>,
+    /// Per write port: some transparent read port sees its data, so it runs at every edge.
+    write_feeds_read: Vec<bool>,
     /// Per register: a plain one-word `$dff`, whose next value is its D input.
     plain: Vec<bool>,
     /// Staged next values: (state operand, first word in `stage_words`).
@@ -120,7 +122,10 @@ impl Simulator {
             read_slots: Vec::new(),
             pending_pos: Vec::new(),
             pending_neg: Vec::new(),
-            is_pending: vec![false; p.regs.len() + p.reads.len()],
+            is_pending: vec![false; p.regs.len() + p.reads.len() + p.writes.len()],
+            write_feeds_read: (0..p.writes.len())
+                .map(|k| p.reads.iter().any(|r| r.transparent.contains(&(k as u32))))
+                .collect(),
             plain: p.regs.iter().map(|r| r.plain_narrow()).collect(),
             stage: Vec::new(),
             stage_words: Vec::new(),
@@ -134,7 +139,7 @@ impl Simulator {
         for i in 0..n {
             sim.mark_inst(i as u32);
         }
-        for r in 0..sim.p.regs.len() + sim.p.reads.len() {
+        for r in 0..sim.p.regs.len() + sim.p.reads.len() + sim.p.writes.len() {
             sim.mark_reg(r as u32);
         }
         sim.settle();
@@ -398,7 +403,7 @@ impl Simulator {
         if !self.is_pending[r as usize] {
             self.is_pending[r as usize] = true;
             let Some(reg) = self.p.regs.get(r as usize) else {
-                return; // a synchronous read port: its edge looks at the flag
+                return; // a memory port: its edge looks at the flag
             };
             if reg.posedge {
                 self.pending_pos.push(r);
@@ -764,8 +769,12 @@ impl Simulator {
                     self.read_slots.push((true, u32::MAX));
                 }
             }
+            let first_write = nregs + self.p.reads.len();
             for k in 0..self.p.writes.len() {
-                if self.p.writes[k].posedge == posedge {
+                if self.p.writes[k].posedge == posedge
+                    && (self.is_pending[first_write + k] || self.write_feeds_read[k])
+                {
+                    self.is_pending[first_write + k] = false;
                     self.write_port(k);
                 }
             }
@@ -967,6 +976,13 @@ impl Simulator {
             for (rk, rd) in p.reads.iter().enumerate() {
                 if rd.mem as usize == m {
                     self.is_pending[nregs + rk] = true;
+                }
+            }
+            // Another port writing the same memory may overwrite what this one wrote.
+            let first_write = nregs + p.reads.len();
+            for (wk, other) in p.writes.iter().enumerate() {
+                if other.mem as usize == m && wk != k {
+                    self.is_pending[first_write + wk] = true;
                 }
             }
         }
