@@ -66,3 +66,30 @@ test('the console talks to the emulated board and to a serial port; monitors dec
     await close();
   }
 });
+
+test('an uploaded netlist powers up with its pins; a broken one is refused with the reason', { timeout: 300_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await visit(page, '#/board');
+    await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("powered up")', { timeout: 180_000 });
+    const netlist = new URL('../../hdl/netlist/de2_115_top.json', import.meta.url).pathname;
+    await page.setInputFiles('[data-testid="netlist-blue"]', netlist);
+    await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("de2_115_top.json: de2_115_top powered up")', { timeout: 180_000 });
+    // The same design with a receive pin it does not have.
+    await page.click('[data-testid="board-slot-blue"] summary');
+    await page.fill('[data-testid="pin-rx-blue"]', 'SERIAL_IN');
+    await page.press('[data-testid="pin-rx-blue"]', 'Enter');
+    await page.click('[data-testid="reload-blue"]');
+    await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("cannot emulate")', { timeout: 180_000 });
+    assert.match(await page.textContent('[data-testid="emulator-status-blue"]'), /SERIAL_IN/);
+    await page.setInputFiles('[data-testid="netlist-blue"]', {
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{ "modules": '),
+    });
+    await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("broken.json: cannot emulate")', { timeout: 60_000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
