@@ -32,14 +32,24 @@ fn the_reference_player_answers_a_kick_off_and_stops_after_its_turn() {
     while bench.wants_to_run() {
         out.extend(bench.run_slice(100_000).into_iter().map(|(b, _)| b));
     }
-    assert!(bench.cycle() < deadline, "it stopped at the end of its turn, not at the deadline");
+    assert!(
+        bench.cycle() < deadline,
+        "it stopped at the end of its turn, not at the deadline"
+    );
     assert_eq!(out.first(), Some(&b'{'), "{out:?}");
     assert_eq!(&out[out.len() - 2..], b"}\n", "{out:?}");
-    assert!(out[1..out.len() - 2].iter().all(|b| (b'0'..=b'7').contains(b)));
+    assert!(
+        out[1..out.len() - 2]
+            .iter()
+            .all(|b| (b'0'..=b'7').contains(b))
+    );
 
     let (vcd, from, to) = bench.waveform().expect("a waveform of that turn");
     assert!(to > from);
-    assert!(vcd.contains(" UART_TXD $end"), "the serial pins are in the dump");
+    assert!(
+        vcd.contains(" UART_TXD $end"),
+        "the serial pins are in the dump"
+    );
     assert!(vcd.contains("$enddefinitions $end"));
 }
 
@@ -64,5 +74,8 @@ fn holding_stops_once_the_bytes_are_on_the_line() {
     }
     // Three bytes of 11 bits at 434 cycles per bit.
     let ran = bench.cycle() - start;
-    assert!((3 * 11 * 434..3 * 11 * 434 + 10_000).contains(&ran), "{ran}");
+    assert!(
+        (3 * 11 * 434..3 * 11 * 434 + 10_000).contains(&ran),
+        "{ran}"
+    );
 }
