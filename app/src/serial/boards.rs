@@ -572,7 +572,11 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
                data-latency-us={latency.map(|l| format!("{l:.0}"))}
                data-wall-ms={wall.map(|w| format!("{w:.0}"))}
                data-turns={stats.latencies_us.len().to_string()}>
-                { format!("{:.2} simulated MHz", stats.mhz) }
+                if stats.mhz > 0.0 {
+                    { format!("{:.2} simulated MHz", stats.mhz) }
+                } else {
+                    { "not run yet" }
+                }
                 if let Some(latency) = latency {
                     { format!(" · turn {:.2} ms on the board", latency / 1000.0) }
                 }
