@@ -221,7 +221,7 @@ mod tests {
                         bytes[xu * 4..xu * 4 + 4].copy_from_slice(&[bl, g, r, 255]);
                     }
                     8 => bytes[xu] = i as u8,
-                    4 => bytes[xu / 2] |= (i as u8) << if xu % 2 == 0 { 4 } else { 0 },
+                    4 => bytes[xu / 2] |= (i as u8) << if xu.is_multiple_of(2) { 4 } else { 0 },
                     1 => bytes[xu / 8] |= (i as u8) << (7 - xu % 8),
                     _ => unreachable!(),
                 }
