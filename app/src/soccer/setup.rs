@@ -200,11 +200,22 @@ mod tests {
     fn boards_are_sides_too() {
         let mut side = SideSetup::human();
         side.set_kind("serial");
-        assert_eq!(side.player(), PlayerKind::Board(crate::serial::BoardKind::Serial));
-        assert_eq!(side.limit_ms(), Ok(Some(1000)), "a real board gets the referee's clock");
+        assert_eq!(
+            side.player(),
+            PlayerKind::Board(crate::serial::BoardKind::Serial)
+        );
+        assert_eq!(
+            side.limit_ms(),
+            Ok(Some(1000)),
+            "a real board gets the referee's clock"
+        );
         side.set_kind("emulated");
         assert_eq!(side.player().value(), "emulated");
-        assert_eq!(side.limit_ms(), Ok(None), "its own referee keeps simulated time");
+        assert_eq!(
+            side.limit_ms(),
+            Ok(None),
+            "its own referee keeps simulated time"
+        );
     }
 
     #[test]
