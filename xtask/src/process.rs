@@ -39,6 +39,11 @@ impl Env {
     pub fn command(&self, program: impl AsRef<OsStr>) -> Command {
         let mut command = Command::new(program);
         command.env("PATH", &self.path).stdin(Stdio::null());
+        // The NO_COLOR convention is "any non-empty value", but trunk parses the variable as
+        // its `--no-color` boolean and refuses `NO_COLOR=1`: hand children a value both accept.
+        if let Some(value) = no_color(std::env::var_os("NO_COLOR")) {
+            command.env("NO_COLOR", value);
+        }
         command
     }
 
@@ -47,6 +52,12 @@ impl Env {
     pub fn cargo(&self) -> Command {
         self.command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
     }
+}
+
+/// The NO_COLOR value to give child processes: `true` when colour is switched off, nothing to
+/// change otherwise (unset stays unset; an empty value means "not set" by the convention).
+fn no_color(inherited: Option<OsString>) -> Option<&'static str> {
+    inherited.filter(|v| !v.is_empty()).map(|_| "true")
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -90,4 +101,29 @@ pub fn output_of(command: &mut Command) -> Option<String> {
         .status
         .success()
         .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_color_is_passed_on_as_a_boolean_trunk_accepts() {
+        assert_eq!(no_color(Some("1".into())), Some("true"));
+        assert_eq!(no_color(Some("yes".into())), Some("true"));
+        assert_eq!(no_color(Some("".into())), None);
+        assert_eq!(no_color(None), None);
+    }
+
+    #[test]
+    fn children_see_no_color_true() {
+        let env = Env::with_path_prefix(&[]).unwrap();
+        let command = env.command("true");
+        let set: Vec<_> = command.get_envs().collect();
+        if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+            assert!(set.contains(&(OsStr::new("NO_COLOR"), Some(OsStr::new("true")))));
+        } else {
+            assert!(!set.iter().any(|(k, _)| *k == "NO_COLOR"));
+        }
+    }
 }
