@@ -339,13 +339,7 @@ impl<'m> Builder<'m> {
                 a: NO_OPERAND,
                 b: NO_OPERAND,
                 s: NO_OPERAND,
-                shape: Shape {
-                    a_width: 0,
-                    b_width: 0,
-                    y_width: width,
-                    a_signed: false,
-                    b_signed: false,
-                },
+                shape: Shape::unsigned(0, 0, width),
                 narrow: width <= 64,
                 cell: u32::MAX,
             },
@@ -834,13 +828,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             let s = conn(cell, "S", Some(if kind == "$mux" { 1 } else { w }))?;
             conn(cell, "Y", Some(w))?;
             let (a, bb, s) = (b.operand(a), b.operand(bb), b.operand(s));
-            let shape = Shape {
-                a_width: w,
-                b_width: w,
-                y_width: w,
-                a_signed: false,
-                b_signed: false,
-            };
+            let shape = Shape::unsigned(w, w, w);
             let k = if kind == "$mux" {
                 Kind::Mux
             } else {
@@ -857,13 +845,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             let s = conn(cell, "S", Some(sw))?;
             conn(cell, "Y", Some(w))?;
             let (a, bb, s) = (b.operand(a), b.operand(bb), b.operand(s));
-            let shape = Shape {
-                a_width: w,
-                b_width: bw,
-                y_width: w,
-                a_signed: false,
-                b_signed: false,
-            };
+            let shape = Shape::unsigned(w, bw, w);
             emit(b, cell, Kind::Pmux, outs[0], a, bb, s, shape)
         }
         "$bmux" | "$demux" => {
@@ -881,13 +863,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             let s = conn(cell, "S", Some(sw))?;
             conn(cell, "Y", Some(yw))?;
             let (a, s) = (b.operand(a), b.operand(s));
-            let shape = Shape {
-                a_width: aw,
-                b_width: 0,
-                y_width: yw,
-                a_signed: false,
-                b_signed: false,
-            };
+            let shape = Shape::unsigned(aw, 0, yw);
             let k = if kind == "$bmux" {
                 Kind::Bmux
             } else {
@@ -905,13 +881,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             }
             let bits = a[off as usize..(off + yw) as usize].to_vec();
             let src = b.operand(&bits);
-            let shape = Shape {
-                a_width: yw,
-                b_width: 0,
-                y_width: yw,
-                a_signed: false,
-                b_signed: false,
-            };
+            let shape = Shape::unsigned(yw, 0, yw);
             emit(
                 b,
                 cell,
@@ -930,13 +900,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             bits.extend_from_slice(conn(cell, "B", Some(bw))?);
             let src = b.operand(&bits);
             let w = aw + bw;
-            let shape = Shape {
-                a_width: w,
-                b_width: 0,
-                y_width: w,
-                a_signed: false,
-                b_signed: false,
-            };
+            let shape = Shape::unsigned(w, 0, w);
             emit(
                 b,
                 cell,
@@ -1111,13 +1075,7 @@ fn build_reg(b: &mut Builder, cell: &Cell, kind: &str, q: Operand) -> Result<(),
         }
         deps.sort_unstable();
         deps.dedup();
-        let shape = Shape {
-            a_width: w,
-            b_width: 0,
-            y_width: w,
-            a_signed: false,
-            b_signed: false,
-        };
+        let shape = Shape::unsigned(w, 0, w);
         b.push_inst(
             Inst {
                 kind: Kind::Override(reg_no),
@@ -1240,13 +1198,7 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
             let inst_no = b.insts.len() as u32;
             b.signals[out.sig as usize].driver = Driver::Inst(inst_no);
             b.memories[mem as usize].readers.push(inst_no);
-            let shape = Shape {
-                a_width: abits,
-                b_width: 0,
-                y_width: width,
-                a_signed: false,
-                b_signed: false,
-            };
+            let shape = Shape::unsigned(abits, 0, width);
             b.push_inst(
                 Inst {
                     kind: Kind::MemRead(mem),

@@ -111,6 +111,18 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
+    /// The shape of a cell whose operands are plain bit vectors (multiplexers, slices,
+    /// concatenations, memory ports), where signedness means nothing.
+    pub(crate) fn unsigned(a_width: u32, b_width: u32, y_width: u32) -> Shape {
+        Shape {
+            a_width,
+            b_width,
+            y_width,
+            a_signed: false,
+            b_signed: false,
+        }
+    }
+
     /// Arithmetic and comparisons are signed only when both operands are.
     fn signed(&self) -> bool {
         self.a_signed && self.b_signed
