@@ -11,6 +11,12 @@ use crate::compile::{Inst, Kind};
 use crate::ops::{BinOp, UnOp, mask};
 
 /// What a [`Fast`] instruction computes; operands are the masked, zero-extended words.
+///
+/// The list mirrors, on purpose, the subset of [`UnOp`], [`BinOp`] and [`Kind`] that has a
+/// one-word form: a flat enum keeps [`eval`] one dense `match` in the hot loop, where nesting
+/// the general operator enums would cost a second dispatch. The two lists must stay in step:
+/// when an operator changes meaning in [`crate::ops`], change its arm here and in [`code`]
+/// (the only mapping between them) too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Code {
     And,
@@ -91,41 +97,42 @@ impl Fast {
     }
 }
 
+/// The fast form of `inst`'s operator: the one place that maps [`Kind`] to [`Code`].
+///
+/// An operator has a fast form only when its result on the masked, zero-extended operands is
+/// the same as [`crate::ops`] computes, so the sign flags matter: a binary operator reads its
+/// operands as signed only when both are, a unary one when its operand is. Logical operators
+/// and reductions look at the raw bits whatever the signedness.
 fn code(inst: &Inst) -> Code {
-    let unsigned_bin = !(inst.shape.a_signed && inst.shape.b_signed);
-    match inst.kind {
-        Kind::Mux => Code::Mux,
-        // Logical operators look at the raw bits, whatever the signedness.
-        Kind::Bin(BinOp::LogicAnd) => Code::LogicAnd,
-        Kind::Bin(BinOp::LogicOr) => Code::LogicOr,
-        Kind::Bin(op) if unsigned_bin => match op {
-            BinOp::And => Code::And,
-            BinOp::Or => Code::Or,
-            BinOp::Xor => Code::Xor,
-            BinOp::Xnor => Code::Xnor,
-            BinOp::Add => Code::Add,
-            BinOp::Sub => Code::Sub,
-            BinOp::Mul => Code::Mul,
-            BinOp::Eq => Code::Eq,
-            BinOp::Ne => Code::Ne,
-            BinOp::Lt => Code::Lt,
-            BinOp::Le => Code::Le,
-            BinOp::Gt => Code::Gt,
-            BinOp::Ge => Code::Ge,
-            _ => Code::General,
-        },
-        // Reductions look at the operand's own bits only.
-        Kind::Un(UnOp::ReduceOr | UnOp::ReduceBool) => Code::ReduceOr,
-        Kind::Un(UnOp::ReduceAnd) => Code::ReduceAnd,
-        Kind::Un(UnOp::ReduceXor) => Code::ReduceXor,
-        Kind::Un(UnOp::ReduceXnor) => Code::ReduceXnor,
-        Kind::Un(UnOp::LogicNot) => Code::LogicNot,
-        Kind::Un(op) if !inst.shape.a_signed => match op {
-            UnOp::Not => Code::Not,
-            UnOp::Pos => Code::Pos,
-            UnOp::Neg => Code::Neg,
-            _ => Code::General,
-        },
+    let signed = match inst.kind {
+        Kind::Un(_) => inst.shape.a_signed,
+        _ => inst.shape.a_signed && inst.shape.b_signed,
+    };
+    match (inst.kind, signed) {
+        (Kind::Mux, _) => Code::Mux,
+        (Kind::Bin(BinOp::LogicAnd), _) => Code::LogicAnd,
+        (Kind::Bin(BinOp::LogicOr), _) => Code::LogicOr,
+        (Kind::Bin(BinOp::And), false) => Code::And,
+        (Kind::Bin(BinOp::Or), false) => Code::Or,
+        (Kind::Bin(BinOp::Xor), false) => Code::Xor,
+        (Kind::Bin(BinOp::Xnor), false) => Code::Xnor,
+        (Kind::Bin(BinOp::Add), false) => Code::Add,
+        (Kind::Bin(BinOp::Sub), false) => Code::Sub,
+        (Kind::Bin(BinOp::Mul), false) => Code::Mul,
+        (Kind::Bin(BinOp::Eq), false) => Code::Eq,
+        (Kind::Bin(BinOp::Ne), false) => Code::Ne,
+        (Kind::Bin(BinOp::Lt), false) => Code::Lt,
+        (Kind::Bin(BinOp::Le), false) => Code::Le,
+        (Kind::Bin(BinOp::Gt), false) => Code::Gt,
+        (Kind::Bin(BinOp::Ge), false) => Code::Ge,
+        (Kind::Un(UnOp::ReduceOr | UnOp::ReduceBool), _) => Code::ReduceOr,
+        (Kind::Un(UnOp::ReduceAnd), _) => Code::ReduceAnd,
+        (Kind::Un(UnOp::ReduceXor), _) => Code::ReduceXor,
+        (Kind::Un(UnOp::ReduceXnor), _) => Code::ReduceXnor,
+        (Kind::Un(UnOp::LogicNot), _) => Code::LogicNot,
+        (Kind::Un(UnOp::Not), false) => Code::Not,
+        (Kind::Un(UnOp::Pos), false) => Code::Pos,
+        (Kind::Un(UnOp::Neg), false) => Code::Neg,
         _ => Code::General,
     }
 }

@@ -9,6 +9,8 @@
 use std::cmp::Ordering;
 
 /// Operators with one operand.
+///
+/// Those with a one-word form are mirrored in [`crate::fast::Code`]: keep the two lists in step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum UnOp {
     Not,
@@ -23,6 +25,8 @@ pub(crate) enum UnOp {
 }
 
 /// Operators with two operands.
+///
+/// Those with a one-word form are mirrored in [`crate::fast::Code`]: keep the two lists in step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BinOp {
     And,
