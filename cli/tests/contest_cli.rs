@@ -2,27 +2,15 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use engine::racetrack::samples;
+use common::{assert_success, code, run_in, write_sample};
 use serde_json::Value;
-
-fn quadrille(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quadrille"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run quadrille")
-}
-
-fn write_sample(dir: &Path, sample: &str, as_name: &str) {
-    fs::write(dir.join(as_name), samples::by_name(sample).unwrap().text).unwrap();
-}
 
 fn script(dir: &Path, name: &str, body: &str) {
     let path = dir.join(name);
@@ -30,14 +18,10 @@ fn script(dir: &Path, name: &str, body: &str) {
     fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-fn run_json(dir: &Path) -> Value {
-    let out = quadrille(dir, &["contest", "plan.toml", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// The JSON report of `quadrille contest <plan> --json` run in `dir`.
+fn run_json(dir: &Path, plan: &str) -> Value {
+    let out = run_in(dir, &["contest", plan, "--json"]);
+    assert_success(&out);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -126,7 +110,7 @@ command = ["./hog.sh"]
     )
     .unwrap();
     let started = Instant::now();
-    let c = run_json(d);
+    let c = run_json(d, "plan.toml");
     // Six pilots on six circuits; the slow ones are killed at 2 s each (and the hog earlier).
     assert!(started.elapsed() < Duration::from_secs(60));
     let rounds = c["rounds"].as_array().unwrap();
@@ -208,8 +192,8 @@ fn thirteen_entrants_play_two_pools_then_a_final() {
     let d = dir.path();
     // One valid ring lap, reused on thirteen copies of the ring under distinct names.
     write_sample(d, "ring", "ring.cir");
-    let out = quadrille(d, &["pilot", "ring.cir", "-o", "ring.F1"]);
-    assert_eq!(out.status.code(), Some(0));
+    let out = run_in(d, &["pilot", "ring.cir", "-o", "ring.F1"]);
+    assert_eq!(code(&out), 0);
     let mut plan = String::new();
     for i in 0..13 {
         write_sample(d, "ring", &format!("r{i}.cir"));
@@ -222,7 +206,7 @@ fn thirteen_entrants_play_two_pools_then_a_final() {
         }
     }
     fs::write(d.join("plan.toml"), plan).unwrap();
-    let c = run_json(d);
+    let c = run_json(d, "plan.toml");
     let rounds = c["rounds"].as_array().unwrap();
     let sizes: Vec<Vec<usize>> = rounds
         .iter()
@@ -249,7 +233,7 @@ fn thirteen_entrants_play_two_pools_then_a_final() {
     assert_eq!(rounds[1]["final"], true);
     assert_eq!(c["ranking"][0]["name"], "E12");
     // Text output too.
-    let text = quadrille(d, &["contest", "plan.toml"]);
+    let text = run_in(d, &["contest", "plan.toml"]);
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("Round 1, pool 2"), "{text}");
     assert!(text.contains("Final pool"));
@@ -279,8 +263,8 @@ fn bad_plans_are_errors_naming_the_entrant() {
     ];
     for (plan, needle) in cases {
         fs::write(d.join("plan.toml"), plan).unwrap();
-        let out = quadrille(d, &["contest", "plan.toml"]);
-        assert_eq!(out.status.code(), Some(2), "{plan}");
+        let out = run_in(d, &["contest", "plan.toml"]);
+        assert_eq!(code(&out), 2, "{plan}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{plan}: {err}");
     }
@@ -289,14 +273,7 @@ fn bad_plans_are_errors_naming_the_entrant() {
 #[test]
 fn the_example_plan_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = quadrille(root, &["contest", "examples/contest/plan.toml", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = run_json(root, "examples/contest/plan.toml");
     assert_eq!(c["ranking"][0]["name"], "Optimal");
     assert_eq!(c["ranking"][2]["name"], "Stubborn");
 }

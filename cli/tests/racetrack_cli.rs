@@ -3,35 +3,20 @@
 #[path = "../../engine/tests/racetrack_support/mod.rs"]
 mod racetrack_support;
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+use common::{assert_success, code, run, write_sample};
 use engine::racetrack::samples::{self, SAMPLES};
 use engine::racetrack::{Circuit, LineEnding, Pos, judge};
 use serde_json::Value;
 
-fn quadrille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quadrille"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run quadrille")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exit code")
-}
-
 fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
-
-fn write_sample(dir: &Path, name: &str, file: &str) -> PathBuf {
-    let path = dir.join(file);
-    fs::write(&path, samples::by_name(name).unwrap().text).unwrap();
-    path
 }
 
 fn s(p: &Path) -> &str {
@@ -42,10 +27,10 @@ fn s(p: &Path) -> &str {
 fn verifcir_exit_codes_and_json() {
     let dir = tempfile::tempdir().unwrap();
     let ring = write_sample(dir.path(), "ring", "ring.cir");
-    let out = quadrille(&["verifcir", s(&ring)]);
+    let out = run(&["verifcir", s(&ring)]);
     assert_eq!(code(&out), 0);
     assert!(String::from_utf8_lossy(&out.stdout).contains("conforming"));
-    let out = quadrille(&["verifcir", s(&ring), "--json"]);
+    let out = run(&["verifcir", s(&ring), "--json"]);
     assert_eq!(code(&out), 0);
     assert_eq!(
         json(&out),
@@ -59,7 +44,7 @@ fn verifcir_exit_codes_and_json() {
         ("bad_width", 5),
     ] {
         let path = write_sample(dir.path(), name, &format!("{name}.cir"));
-        let out = quadrille(&["verifcir", "--json", s(&path)]);
+        let out = run(&["verifcir", "--json", s(&path)]);
         assert_eq!(code(&out), 1, "{name}");
         let v = json(&out);
         assert_eq!(v["conforming"], false);
@@ -69,7 +54,7 @@ fn verifcir_exit_codes_and_json() {
         let cell = &found["cells"][0];
         assert!(cell[0].is_i64() && cell[1].is_i64(), "{name}: {cell}");
         // Text mode too.
-        let out = quadrille(&["verifcir", s(&path)]);
+        let out = run(&["verifcir", s(&path)]);
         assert_eq!(code(&out), 1);
         assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("rule {rule}")));
     }
@@ -79,7 +64,7 @@ fn verifcir_exit_codes_and_json() {
 fn verifcir_unreadable_is_exit_2_with_the_place() {
     let dir = tempfile::tempdir().unwrap();
     let bad = write_sample(dir.path(), "bad_size", "bad_size.cir");
-    let out = quadrille(&["verifcir", s(&bad), "--json"]);
+    let out = run(&["verifcir", s(&bad), "--json"]);
     assert_eq!(code(&out), 2);
     let v = json(&out);
     assert_eq!(v["violations"][0]["rule"], 1);
@@ -89,10 +74,10 @@ fn verifcir_unreadable_is_exit_2_with_the_place() {
     text.replace_range(152 * 9..152 * 9 + 1, "");
     let short = dir.path().join("short.cir");
     fs::write(&short, text).unwrap();
-    let out = quadrille(&["verifcir", s(&short)]);
+    let out = run(&["verifcir", s(&short)]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 10: 149 characters"));
-    let out = quadrille(&["verifcir", s(&dir.path().join("missing.cir"))]);
+    let out = run(&["verifcir", s(&dir.path().join("missing.cir"))]);
     assert_eq!(code(&out), 2);
 }
 
@@ -112,8 +97,8 @@ fn lap_setup(dir: &Path, circuit_line: &str) -> (PathBuf, PathBuf, Vec<Pos>) {
 fn testf1_valid_lap_json_and_no_log_with_l() {
     let dir = tempfile::tempdir().unwrap();
     let (cir, f1, lap) = lap_setup(dir.path(), "ring.cir");
-    let out = quadrille(&["testf1", s(&f1), "--circuit", s(&cir), "-t", "-l", "--json"]);
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&["testf1", s(&f1), "--circuit", s(&cir), "-t", "-l", "--json"]);
+    assert_success(&out);
     let v = json(&out);
     let circuit = Circuit::parse(&fs::read(&cir).unwrap()).unwrap();
     let expected = judge::judge_positions(&circuit, &lap);
@@ -132,8 +117,8 @@ fn testf1_finds_the_circuit_case_insensitively_and_logs() {
     let dir = tempfile::tempdir().unwrap();
     let (_, f1, lap) = lap_setup(dir.path(), "C:\\F1\\RING.CIR");
     // stdout is a pipe, not a terminal: no animation, text output, no hang.
-    let out = quadrille(&["testf1", s(&f1)]);
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&["testf1", s(&f1)]);
+    assert_success(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("valid lap"), "{text}");
     assert!(
@@ -153,7 +138,7 @@ fn testf1_finds_the_circuit_case_insensitively_and_logs() {
         ]
     );
     // -n0 would step on Enter: stdin is closed, so it must not wait.
-    let out = quadrille(&["testf1", s(&f1), "-n0"]);
+    let out = run(&["testf1", s(&f1), "-n0"]);
     assert_eq!(code(&out), 0);
     assert_eq!(
         fs::read_to_string(dir.path().join("ring.log"))
@@ -168,36 +153,36 @@ fn testf1_finds_the_circuit_case_insensitively_and_logs() {
 fn testf1_faults() {
     let dir = tempfile::tempdir().unwrap();
     let (cir, f1, lap) = lap_setup(dir.path(), "ring.cir");
-    let run = |body: &str| {
+    let verdict = |body: &str| {
         fs::write(&f1, format!("P\r\nring.cir\r\n{body}")).unwrap();
-        let out = quadrille(&["testf1", s(&f1), "--circuit", s(&cir), "-l", "--json"]);
+        let out = run(&["testf1", s(&f1), "--circuit", s(&cir), "-l", "--json"]);
         (code(&out), json(&out))
     };
     // Straight up into the wall (row 0 is decor): collision at move 4.
-    let (c, v) = run("40,4\r\n41,4\r\n41,3\r\n41,1\r\n41,0\r\n");
+    let (c, v) = verdict("40,4\r\n41,4\r\n41,3\r\n41,1\r\n41,0\r\n");
     assert_eq!(c, 1);
     assert_eq!(v["valid"], false);
     assert_eq!(v["fault"], "collision");
     assert_eq!(v["move"], 4);
     assert!(v["message"].as_str().unwrap().contains("(41,0)"));
-    let (_, v) = run("40,4\r\n43,4\r\n");
+    let (_, v) = verdict("40,4\r\n43,4\r\n");
     assert_eq!(
         (v["fault"].as_str(), v["move"].as_u64()),
         (Some("acceleration"), Some(1))
     );
-    let (_, v) = run("40,4\r\n39,4\r\n");
+    let (_, v) = verdict("40,4\r\n39,4\r\n");
     assert_eq!(v["fault"], "first_move");
-    let (_, v) = run("41,4\r\n");
+    let (_, v) = verdict("41,4\r\n");
     assert_eq!(
         (v["fault"].as_str(), v["move"].as_u64()),
         (Some("start"), Some(0))
     );
-    let (_, v) = run("40,4\r\n41,4\r\n42,4\r\n");
+    let (_, v) = verdict("40,4\r\n41,4\r\n42,4\r\n");
     assert_eq!(
         (v["fault"].as_str(), v["move"].as_u64()),
         (Some("did_not_finish"), Some(2))
     );
-    let (c, v) = run("40,4\r\n41,4\r\nforty,4\r\n");
+    let (c, v) = verdict("40,4\r\n41,4\r\nforty,4\r\n");
     assert_eq!(c, 1);
     assert_eq!(
         (v["fault"].as_str(), v["line"].as_u64()),
@@ -206,7 +191,7 @@ fn testf1_faults() {
     assert!(v.get("move").is_none());
     let mut body: String = lap.iter().map(|p| format!("{},{}\r\n", p.x, p.y)).collect();
     body.push_str("50,4\r\n");
-    let (_, v) = run(&body);
+    let (_, v) = verdict(&body);
     assert_eq!(
         (v["fault"].as_str(), v["move"].as_u64()),
         (Some("after_finish"), Some(lap.len() as u64))
@@ -217,7 +202,7 @@ fn testf1_faults() {
         "P\r\nring.cir\r\n40,4\r\n41,4\r\n41,3\r\n41,1\r\n41,0\r\n",
     )
     .unwrap();
-    let out = quadrille(&["testf1", s(&f1), "-t", "-l"]);
+    let out = run(&["testf1", s(&f1), "-t", "-l"]);
     assert_eq!(code(&out), 1);
     assert!(String::from_utf8_lossy(&out.stdout).contains("move 4: (41,1) → (41,0)"));
 }
@@ -227,10 +212,10 @@ fn testf1_unreadable_is_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let f1 = dir.path().join("lap.f1");
     fs::write(&f1, "P\r\nnowhere.cir\r\n40,4\r\n").unwrap();
-    let out = quadrille(&["testf1", s(&f1), "--json"]);
+    let out = run(&["testf1", s(&f1), "--json"]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("nowhere.cir"));
-    let out = quadrille(&["testf1", s(&dir.path().join("none.f1"))]);
+    let out = run(&["testf1", s(&dir.path().join("none.f1"))]);
     assert_eq!(code(&out), 2);
 }
 
@@ -241,9 +226,9 @@ fn bmp_conversions_round_trip() {
         let cir = write_sample(dir.path(), sample.name, "in.cir");
         let bmp = dir.path().join("out.bmp");
         let back = dir.path().join("back.cir");
-        assert_eq!(code(&quadrille(&["cir2bmp", s(&cir), s(&bmp)])), 0);
+        assert_eq!(code(&run(&["cir2bmp", s(&cir), s(&bmp)])), 0);
         assert_eq!(fs::read(&bmp).unwrap().len(), 7718);
-        assert_eq!(code(&quadrille(&["bmp2cir", s(&bmp), s(&back)])), 0);
+        assert_eq!(code(&run(&["bmp2cir", s(&bmp), s(&back)])), 0);
         assert_eq!(
             fs::read_to_string(&back).unwrap(),
             sample.text,
@@ -253,7 +238,7 @@ fn bmp_conversions_round_trip() {
     }
     let junk = dir.path().join("junk.bmp");
     fs::write(&junk, b"not an image").unwrap();
-    let out = quadrille(&["bmp2cir", s(&junk), s(&dir.path().join("x.cir"))]);
+    let out = run(&["bmp2cir", s(&junk), s(&dir.path().join("x.cir"))]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a BMP"));
 }

@@ -1,17 +1,26 @@
 //! `quadrille sim`: VCD output compared with Icarus Verilog's, the UART transactor, errors.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
-fn quadrille() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_quadrille"))
-}
+use common::{assert_success, code, quadrille};
 
 fn design(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../hdl-sim/tests/designs")
         .join(name)
+}
+
+/// Runs `quadrille sim <netlist> <args>` to completion.
+fn sim(netlist: &Path, args: &[&str]) -> Output {
+    quadrille(&["sim"])
+        .arg(netlist)
+        .args(args)
+        .output()
+        .expect("run quadrille")
 }
 
 /// A parsed VCD: per signal name (range suffix dropped), its changes as (time, bits).
@@ -89,24 +98,18 @@ fn vcd_matches_icarus_cycle_by_cycle() {
     let dir = tempfile::tempdir().unwrap();
     let ours = dir.path().join("ours.vcd");
     let cycles = 300;
-    let out = quadrille()
-        .args(["sim"])
-        .arg(design("cpu.json"))
-        .args([
+    let out = sim(
+        &design("cpu.json"),
+        &[
             "--cycles",
             &cycles.to_string(),
             "--set",
             "din=0x1234",
             "--vcd",
-        ])
-        .arg(&ours)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            ours.to_str().unwrap(),
+        ],
     );
+    assert_success(&out);
     let tb = dir.path().join("tb.v");
     let theirs = dir.path().join("iv.vcd");
     std::fs::write(
@@ -166,18 +169,11 @@ fn vcd_matches_icarus_cycle_by_cycle() {
 fn vcd_follows_the_documented_clock_convention() {
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("mem.vcd");
-    let out = quadrille()
-        .arg("sim")
-        .arg(design("mem.json"))
-        .args(["--cycles", "5", "--vcd"])
-        .arg(&vcd)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = sim(
+        &design("mem.json"),
+        &["--cycles", "5", "--vcd", vcd.to_str().unwrap()],
     );
+    assert_success(&out);
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(text.contains("$timescale\n\t1ns\n$end"));
     assert!(text.contains("$scope module mem $end"));
@@ -202,17 +198,11 @@ fn vcd_follows_the_documented_clock_convention() {
 fn uart_in_goes_through_the_transactor() {
     // The loop design echoes RX on TX: the decoded bytes are the sent ones, one frame
     // (10 bits of 434 cycles) apart.
-    let out = quadrille()
-        .arg("sim")
-        .arg(design("loop.json"))
-        .args(["--cycles", "30000", "--uart-in", r"w\x0a\n{}"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = sim(
+        &design("loop.json"),
+        &["--cycles", "30000", "--uart-in", r"w\x0a\n{}"],
     );
+    assert_success(&out);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 5, "{stdout}");
@@ -229,40 +219,30 @@ fn uart_in_goes_through_the_transactor() {
 fn set_drives_inputs_and_rejects_unknown_ports() {
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("loop.vcd");
-    let out = quadrille()
-        .arg("sim")
-        .arg(design("loop.json"))
-        .args([
-            "--cycles", "4", "--set", "KEY=0xf", "--set", "SW=3", "--vcd",
-        ])
-        .arg(&vcd)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = sim(
+        &design("loop.json"),
+        &[
+            "--cycles",
+            "4",
+            "--set",
+            "KEY=0xf",
+            "--set",
+            "SW=3",
+            "--vcd",
+            vcd.to_str().unwrap(),
+        ],
     );
+    assert_success(&out);
     let v = parse_vcd(&std::fs::read_to_string(&vcd).unwrap());
     assert_eq!(value_at(&v["LEDG"], 35, 8), "00001100");
     assert!(v.contains_key("CLOCK_50"), "the clock defaults to CLOCK_50");
 
-    let out = quadrille()
-        .arg("sim")
-        .arg(design("loop.json"))
-        .args(["--set", "NOPE=1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("NOPE"));
-    let out = quadrille()
-        .arg("sim")
-        .arg(design("loop.json"))
-        .args(["--set", "SW=0x40000"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("18 bits"));
+    for (set, complaint) in [("NOPE=1", "NOPE"), ("SW=0x40000", "18 bits")] {
+        let out = sim(&design("loop.json"), &["--set", set]);
+        assert_eq!(code(&out), 2, "a usage error: {set}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(complaint), "{set}: {err}");
+    }
 }
 
 #[test]
@@ -274,8 +254,8 @@ fn bad_netlists_are_reported_with_their_place() {
         "{\"modules\": {\"m\": {\"cells\": {\"c\": {\"type\": \"$frob\"}}}}}",
     )
     .unwrap();
-    let out = quadrille().arg("sim").arg(&bad).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = sim(&bad, &[]);
+    assert_eq!(code(&out), 2);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cell c") && err.contains("$frob"), "{err}");
 }

@@ -1,22 +1,18 @@
 //! `quadrille soccer judge`: the JSON verdict, exit codes, and stdin input.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+use common::{assert_success, code, quadrille, run};
 
 fn judge(record: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quadrille"))
-        .args(["soccer", "judge", record])
-        .output()
-        .expect("run quadrille")
+    run(&["soccer", "judge", record])
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(out);
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
@@ -71,7 +67,7 @@ fn turns_after_the_end_and_bad_records_exit_2() {
         "8x10 red: 3/0 # red goal",
     ] {
         let out = judge(record);
-        assert_eq!(out.status.code(), Some(2), "{record}");
+        assert_eq!(code(&out), 2, "{record}");
         assert!(!out.stderr.is_empty(), "{record}");
     }
 }
@@ -88,8 +84,7 @@ fn a_matching_verdict_suffix_is_accepted() {
 
 #[test]
 fn reads_the_record_from_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quadrille"))
-        .args(["soccer", "judge", "-"])
+    let mut child = quadrille(&["soccer", "judge", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,22 +1,17 @@
 //! `quadrille soccer moves`: every legal complete turn, sorted, or their count.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
+
+use common::{assert_success, code, run};
 
 fn moves(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quadrille"))
-        .args(["soccer", "moves"])
-        .args(args)
-        .output()
-        .expect("run quadrille")
+    run(&[&["soccer", "moves"], args].concat())
 }
 
 fn stdout(out: &Output) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(out);
     String::from_utf8(out.stdout.clone()).expect("UTF-8")
 }
 
@@ -37,10 +32,7 @@ fn lists_are_sorted_counted_and_each_turn_is_legal() {
     assert_eq!(count.trim(), turns.len().to_string());
     for turn in turns {
         let next = format!("{record}/{turn}");
-        let out = Command::new(env!("CARGO_BIN_EXE_quadrille"))
-            .args(["soccer", "judge", &next])
-            .output()
-            .expect("run quadrille");
+        let out = run(&["soccer", "judge", &next]);
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         let reason = v["reason"].as_str().unwrap_or("none");
         assert!(
@@ -53,6 +45,6 @@ fn lists_are_sorted_counted_and_each_turn_is_legal() {
 #[test]
 fn a_finished_game_exits_2() {
     let out = moves(&["2x2 red: 35"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("over"));
 }

@@ -9,10 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use engine::soccer::Side;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
-use engine::soccer::record::Record;
-use engine::soccer::{Reason, Side};
 use harness::*;
 use serialport::SerialPort;
 
@@ -65,11 +64,7 @@ fn the_engine_answers_legal_turns_and_resynchronises_on_a_new_game() {
     // Hanging up ends the player.
     drop(referee);
     let out = wait(player, LIMIT);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
 }
 
 /// Copies bytes between two masters until `stop`.
@@ -128,24 +123,11 @@ fn the_play_command_on_one_port_against_the_referee_on_another() {
     let lines = stdout_lines(&out);
     assert_eq!(lines.len(), 2);
     for line in &lines {
-        let record = Record::parse(line).unwrap();
-        let result = record.result.unwrap();
-        assert!(
-            matches!(
-                result.reason,
-                Reason::Goal | Reason::OwnGoal | Reason::Stuck
-            ),
-            "{line}"
-        );
-        assert_eq!(record.replay().unwrap().outcome(), Some(result), "{line}");
+        assert_ended_on_the_field(line);
     }
     stop.store(true, Ordering::Relaxed);
     drop(board);
     drop(referee_port);
     let out = wait(player, LIMIT);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
 }

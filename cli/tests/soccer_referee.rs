@@ -35,35 +35,21 @@ fn engine_against_engine_plays_valid_recorded_games() {
     let dir = tempfile::tempdir().unwrap();
     let record_file = dir.path().join("games.txt");
     let log_file = dir.path().join("games.log");
-    let lines = referee(
-        "engine:1",
-        "engine:2",
-        &[
-            "--games",
-            "3",
-            "--seed",
-            "7",
-            "--turn-ms",
-            "2000",
-            "--record",
-            record_file.to_str().unwrap(),
-            "--log",
-            log_file.to_str().unwrap(),
-        ],
-    );
+    let games = [
+        "--games",
+        "3",
+        "--seed",
+        "7",
+        "--turn-ms",
+        "2000",
+        "--record",
+        record_file.to_str().unwrap(),
+    ];
+    let log_args = ["--log", log_file.to_str().unwrap()];
+    let lines = referee("engine:1", "engine:2", &[&games[..], &log_args].concat());
     assert_eq!(lines.len(), 3);
     for line in &lines {
-        let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let result = record.result.expect("a verdict");
-        assert!(
-            matches!(
-                result.reason,
-                Reason::Goal | Reason::OwnGoal | Reason::Stuck
-            ),
-            "{line}"
-        );
-        let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        assert_eq!(game.outcome(), Some(result), "{line}");
+        assert_ended_on_the_field(line);
     }
     let written = std::fs::read_to_string(&record_file).unwrap();
     assert_eq!(written.lines().collect::<Vec<_>>(), lines);
@@ -72,20 +58,7 @@ fn engine_against_engine_plays_valid_recorded_games() {
     assert!(log.contains("from"), "{log}");
 
     // The same seed gives the same games; appending keeps the earlier ones.
-    let again = referee(
-        "engine:1",
-        "engine:2",
-        &[
-            "--games",
-            "3",
-            "--seed",
-            "7",
-            "--turn-ms",
-            "2000",
-            "--record",
-            record_file.to_str().unwrap(),
-        ],
-    );
+    let again = referee("engine:1", "engine:2", &games);
     assert_eq!(again, lines);
     assert_eq!(
         std::fs::read_to_string(&record_file)
@@ -232,7 +205,7 @@ fn usage_errors_exit_with_2() {
         ]),
         LIMIT,
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(code(&out), 2);
     let out = run(
         quadrille(&[
             "soccer",
@@ -244,7 +217,7 @@ fn usage_errors_exit_with_2() {
         ]),
         LIMIT,
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/tty"));
 }
 

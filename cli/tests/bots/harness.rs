@@ -1,6 +1,10 @@
 //! Shared by the `soccer_referee*` and `soccer_play*` tests: running `quadrille` with a time
-//! limit, the scripted bot, engine self-play, and pseudo-terminals standing in for serial ports.
+//! limit, the scripted bot, engine self-play, checking recorded games, and pseudo-terminals
+//! standing in for serial ports.
 #![allow(dead_code)]
+
+#[path = "../common/mod.rs"]
+mod common;
 
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
@@ -9,19 +13,16 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use engine::soccer::Side;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::record::Record;
 use engine::soccer::search::Engine;
+use engine::soccer::{Reason, Side};
 use serialport::{SerialPort, TTYPort};
 
-/// `quadrille` with arguments.
-pub fn quadrille(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quadrille"));
-    cmd.args(args);
-    cmd
-}
+// Not every test that includes this file uses all of them.
+#[allow(unused_imports)]
+pub use common::{assert_success, code, quadrille};
 
 /// Held while a pseudo-terminal is opened and marked close-on-exec, and while a child is
 /// spawned, so no child of a parallel test inherits another test's terminal (which would keep
@@ -63,13 +64,9 @@ pub fn wait(mut child: Child, limit: Duration) -> Output {
     }
 }
 
+/// The lines `quadrille` printed, after it exited 0.
 pub fn stdout_lines(out: &Output) -> Vec<String> {
-    assert!(
-        out.status.success(),
-        "quadrille failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(out);
     String::from_utf8(out.stdout.clone())
         .expect("utf-8")
         .lines()
@@ -105,6 +102,23 @@ pub fn self_play(width: u8, length: u8, starter: Side, seed: u64) -> Record {
         assert!(i < 10_000, "self-play does not end");
     }
     unreachable!()
+}
+
+/// Parses a game the referee printed and checks it ended on the field (a goal or a stuck
+/// ball, not a player's fault) with the verdict its replay reaches.
+pub fn assert_ended_on_the_field(line: &str) -> Record {
+    let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let result = record.result.expect("a verdict");
+    assert!(
+        matches!(
+            result.reason,
+            Reason::Goal | Reason::OwnGoal | Reason::Stuck
+        ),
+        "the game must end on the field, not by a fault: {line}"
+    );
+    let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e:?}"));
+    assert_eq!(game.outcome(), Some(result), "{line}");
+    record
 }
 
 /// The turns of `record` played by `side`, as bot arguments.
