@@ -4,57 +4,30 @@
 //!
 //! Skipped, with a notice, when `iverilog`/`vvp` are not installed (`cargo xtask` installs them).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
 
+use common::verilog::{compile_testbench, have_all, scratch_dir};
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::search::Engine;
 use engine::soccer::{Outcome, Reason, Side};
 
-fn hdl_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../hdl")
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
-
 /// The harness compiled once per test binary (UART at 4 clocks per bit), or `None` without
 /// Icarus Verilog.
 fn harness() -> Option<&'static Path> {
     static VVP: OnceLock<Option<PathBuf>> = OnceLock::new();
     VVP.get_or_init(|| {
-        if !have("iverilog") || !have("vvp") {
-            eprintln!("NOTICE: iverilog/vvp not installed; skipping the HDL game tests");
+        if !have_all(&["iverilog", "vvp"], "the HDL game tests") {
             return None;
         }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("hdl-games-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let out = dir.join("tb_player.vvp");
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(hdl_dir().join("src"))
-            .expect("hdl/src")
-            .map(|e| e.expect("dir entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "v"))
-            .collect();
-        sources.sort();
-        let status = Command::new("iverilog")
-            .args(["-g2005", "-o"])
-            .arg(&out)
-            .arg(hdl_dir().join("tb/tb_player.v"))
-            .args(&sources)
-            .status()
-            .expect("run iverilog");
-        assert!(status.success(), "iverilog failed to compile the player");
+        let out = scratch_dir("hdl-games").join("tb_player.vvp");
+        compile_testbench("tb_player", &out);
         Some(out)
     })
     .as_deref()

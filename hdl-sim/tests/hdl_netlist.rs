@@ -3,39 +3,23 @@
 //!
 //! Skipped, with a notice, when yosys is not installed.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
-fn hdl_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../hdl")
-}
+use std::process::Command;
+
+use common::verilog::{have_all, hdl_dir, player_sources, scratch_dir};
 
 #[test]
 fn committed_netlist_matches_the_verilog() {
-    let installed = Command::new("yosys")
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !installed {
-        eprintln!("NOTICE: yosys not installed; skipping the netlist freshness check");
+    if !have_all(&["yosys"], "the netlist freshness check") {
         return;
     }
     let hdl = hdl_dir();
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(hdl.join("src"))
-        .expect("hdl/src")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "v"))
-        .collect();
-    sources.sort();
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hdl-netlist-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch_dir("hdl-netlist");
     let fresh = dir.join("de2_115_top.json");
     // The committed file is made at the repository's root from `hdl/src/*.v`, so the paths
     // yosys records in `src` attributes are the same.
-    let rel: Vec<String> = sources
+    let rel: Vec<String> = player_sources()
         .iter()
         .map(|p| format!("hdl/src/{}", p.file_name().expect("name").to_string_lossy()))
         .collect();

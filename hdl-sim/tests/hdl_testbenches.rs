@@ -3,54 +3,18 @@
 //!
 //! Skipped, with a notice, when `iverilog`/`vvp` are not installed (`cargo xtask` installs them).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
-fn hdl_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../hdl")
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
-
-fn design_sources() -> Vec<PathBuf> {
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(hdl_dir().join("src"))
-        .expect("hdl/src")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "v"))
-        .collect();
-    sources.sort();
-    sources
-}
+use common::verilog::{compile_testbench, have_all, hdl_dir, scratch_dir};
 
 /// Compiles `hdl/tb/<top>.v` with the design and returns what the simulation printed.
 fn run_testbench(top: &str) -> Option<String> {
-    if !have("iverilog") || !have("vvp") {
-        eprintln!("NOTICE: iverilog/vvp not installed; skipping testbench {top}");
+    if !have_all(&["iverilog", "vvp"], &format!("testbench {top}")) {
         return None;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hdl-tb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let out = dir.join(format!("{top}.vvp"));
-    let compile = Command::new("iverilog")
-        .args(["-g2005", "-s", top, "-o"])
-        .arg(&out)
-        .arg(hdl_dir().join(format!("tb/{top}.v")))
-        .args(design_sources())
-        .output()
-        .expect("run iverilog");
-    assert!(
-        compile.status.success(),
-        "iverilog failed on {top}:\n{}",
-        String::from_utf8_lossy(&compile.stderr)
-    );
-    let run = Command::new("vvp")
+    let out = scratch_dir("hdl-tb").join(format!("{top}.vvp"));
+    compile_testbench(top, &out);
+    let run = std::process::Command::new("vvp")
         .arg("-n")
         .arg(&out)
         .output()

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod verilog;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -196,11 +198,8 @@ pub fn run_iverilog(
     sim: &Simulator,
     stim: &[Vec<Vec<u64>>],
 ) -> Option<Vec<String>> {
-    if !have("iverilog") || !have("vvp") {
-        eprintln!(
-            "NOTICE: iverilog not installed, skipping the Icarus Verilog comparison of {}",
-            design.name
-        );
+    let what = format!("the Icarus Verilog comparison of {}", design.name);
+    if !verilog::have_all(&["iverilog", "vvp"], &what) {
         return None;
     }
     let dir = tempdir(design.name);
