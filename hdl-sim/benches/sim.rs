@@ -1,7 +1,13 @@
-//! `cargo bench -p hdl-sim --bench sim`: simulated clock cycles per second of hdl-sim, beside
-//! Verilator on the same Verilog in the same run (skipped with a notice when verilator is not
-//! installed). Designs: `cpu` (tests/designs/cpu.v, busy every cycle) and the reference player
+//! `cargo bench -p hdl-sim --bench sim`: simulated clock cycles per second of hdl-sim, natively
+//! and compiled to WebAssembly (run by Node), beside Verilator on the same Verilog in the same run.
+//! Designs: `cpu` (tests/designs/cpu.v, busy every cycle) and the reference player
 //! (hdl/netlist/de2_115_top.json) idle, and thinking (a game set up, SW = 10: a 2^24-cycle search).
+//!
+//! The WebAssembly rows run the player with the same switches, input and cycle count as the
+//! native rows: the bench first builds `examples/wasm_bench` for wasm32-unknown-unknown (a nested
+//! `cargo build` into `<target dir>/wasm-bench`, before anything is timed), then times it with
+//! `benches/wasm_speed.mjs`, and checks that both builds end in the same state. Verilator, Node
+//! or the wasm32 target missing: a notice, and those figures are left out.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,13 +15,34 @@ use std::time::Instant;
 
 use hdl_sim::{BoardConfig, BoardEmulator, Simulator};
 
+#[path = "../examples/wasm_bench/fingerprint.rs"]
+mod fingerprint;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The setup of a game in which the board moves first (W = 8, L = 10, red).
 const GAME: &[u8] = b"w\x08\nl\x0a\ncr\n{}\n";
 
+/// Where hdl-sim ran.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Build {
+    Native,
+    /// Compiled to wasm32-unknown-unknown, run by Node.
+    Wasm,
+}
+
+impl Build {
+    fn name(self) -> &'static str {
+        match self {
+            Build::Native => "native",
+            Build::Wasm => "wasm",
+        }
+    }
+}
+
 struct Row {
     design: &'static str,
+    build: Build,
     cycles: u64,
     ours: f64,
     verilator: Option<f64>,
@@ -64,7 +91,8 @@ fn bench_cpu(cycles: u64) -> (f64, Option<f64>, u64) {
     )
 }
 
-fn bench_player(text: &str, cycles: u64, sw: u64, input: &[u8]) -> (f64, Option<f64>) {
+/// Wall seconds, CPU seconds and the board's fingerprint after the run.
+fn bench_player(text: &str, cycles: u64, sw: u64, input: &[u8]) -> (f64, Option<f64>, u64) {
     let config = BoardConfig {
         switch_value: sw,
         ..BoardConfig::default()
@@ -73,7 +101,8 @@ fn bench_player(text: &str, cycles: u64, sw: u64, input: &[u8]) -> (f64, Option<
     board.send(input);
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     board.run(cycles);
-    (t.elapsed().as_secs_f64(), spent(c, thread_cpu_seconds()))
+    let (s, cpu) = (t.elapsed().as_secs_f64(), spent(c, thread_cpu_seconds()));
+    (s, cpu, fingerprint::fingerprint(&board))
 }
 
 /// Builds a Verilator model with the C++ harness; returns the executable.
@@ -128,11 +157,133 @@ fn run_model(exe: &Path, args: &[String]) -> Option<(f64, u64, Option<f64>)> {
     Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?, cpu))
 }
 
+/// The board emulator built for wasm32-unknown-unknown, and the Node that runs it.
+struct WasmBuild {
+    module: PathBuf,
+    node_version: String,
+}
+
+/// Builds `examples/wasm_bench` for wasm32-unknown-unknown with a nested cargo, into its own
+/// target dir beside this bench's (`<target dir>/wasm-bench`: the outer cargo may still hold its
+/// own dir's lock, and a separate dir keeps the wasm build's artefacts between runs).
+fn build_wasm() -> Result<WasmBuild, String> {
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .ok_or("node not installed")?;
+    let node_version = String::from_utf8_lossy(&node.stdout).trim().to_string();
+    // This executable is `<target dir>/release/deps/sim-<hash>`.
+    let target_dir = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.ancestors().nth(3).map(|dir| dir.join("wasm-bench")))
+        .unwrap_or_else(|| std::env::temp_dir().join("hdl-sim-wasm-bench"));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "--target",
+            "wasm32-unknown-unknown",
+        ])
+        .args([
+            "-p",
+            "hdl-sim",
+            "--example",
+            "wasm_bench",
+            "--manifest-path",
+        ])
+        .arg(Path::new(ROOT).join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .output()
+        .map_err(|e| format!("cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "building examples/wasm_bench for wasm32-unknown-unknown failed (target missing? \
+             `rustup target add wasm32-unknown-unknown`):\n{}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    Ok(WasmBuild {
+        module: target_dir.join("wasm32-unknown-unknown/release/examples/wasm_bench.wasm"),
+        node_version,
+    })
+}
+
+/// One run timed by `benches/wasm_speed.mjs`.
+struct WasmRun {
+    wall: f64,
+    cpu: f64,
+    fingerprint: u64,
+}
+
+/// Times the player in Node, one run per `(sw, input, cycles)`, in one Node process (one module
+/// compilation, one warm-up).
+fn run_wasm(
+    build: &WasmBuild,
+    netlist: &Path,
+    runs: &[(u64, &[u8], u64)],
+) -> Result<Vec<WasmRun>, String> {
+    let out = Command::new("node")
+        .arg(Path::new(ROOT).join("benches/wasm_speed.mjs"))
+        .arg(&build.module)
+        .arg(netlist)
+        .arg(WASM_WARMUP_CYCLES.to_string())
+        .args(
+            runs.iter()
+                .map(|(sw, input, cycles)| format!("{sw}:{}:{cycles}", hex(input))),
+        )
+        .output()
+        .map_err(|e| format!("node: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "benches/wasm_speed.mjs failed:\n{}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let parsed: Option<Vec<WasmRun>> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("row "))
+        .map(|fields| {
+            let mut it = fields.split_whitespace();
+            Some(WasmRun {
+                wall: it.next()?.parse().ok()?,
+                cpu: it.next()?.parse().ok()?,
+                fingerprint: it.next()?.parse().ok()?,
+            })
+        })
+        .collect();
+    match parsed {
+        Some(results) if results.len() == runs.len() => Ok(results),
+        _ => Err(format!("benches/wasm_speed.mjs printed:\n{text}")),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Cycles Node runs before the timed runs, so that V8's optimising tier has compiled the module.
+const WASM_WARMUP_CYCLES: u64 = 500_000;
+
 fn main() {
     let have_verilator = Command::new("verilator").arg("--version").output().is_ok();
     if !have_verilator {
-        println!("NOTICE: verilator not installed: hdl-sim figures only");
+        println!("NOTICE: verilator not installed: no Verilator figures");
     }
+    // Built before anything is timed (a minute or two the first time, then cached).
+    println!("Building examples/wasm_bench for wasm32-unknown-unknown");
+    let wasm = match build_wasm() {
+        Ok(build) => Some(build),
+        Err(why) => {
+            println!("NOTICE: no WebAssembly figures: {why}");
+            None
+        }
+    };
     let mut rows = Vec::new();
 
     // cpu: busy every cycle.
@@ -141,6 +292,7 @@ fn main() {
     let (s, cpu, ours_sum) = bench_cpu(n);
     let mut row = Row {
         design: "cpu (busy)",
+        build: Build::Native,
         cycles: n,
         ours: cycles_per_second(n, s),
         verilator: None,
@@ -180,14 +332,16 @@ fn main() {
             } else {
                 None
             };
-            let hex: String = GAME.iter().map(|b| format!("{b:02x}")).collect();
-            for (design, sw, input, n) in [
-                ("player idle", 0u64, &[][..], 20_000_000u64),
+            let runs: [(&str, u64, &[u8], u64); 2] = [
+                ("player idle", 0, &[], 20_000_000),
                 ("player thinking (SW=10)", 10, GAME, 10_000_000),
-            ] {
-                let (s, cpu) = bench_player(&text, n, sw, input);
+            ];
+            let mut native = Vec::new();
+            for (design, sw, input, n) in runs {
+                let (s, cpu, print) = bench_player(&text, n, sw, input);
                 let mut row = Row {
                     design,
+                    build: Build::Native,
                     cycles: n,
                     ours: cycles_per_second(n, s),
                     verilator: None,
@@ -195,21 +349,37 @@ fn main() {
                     verilator_cpu: None,
                 };
                 if let Some(exe) = &exe {
-                    let args = [
-                        n.to_string(),
-                        sw.to_string(),
-                        if input.is_empty() {
-                            String::new()
-                        } else {
-                            hex.clone()
-                        },
-                    ];
+                    let args = [n.to_string(), sw.to_string(), hex(input)];
                     if let Some((vs, _, vcpu)) = run_model(exe, &args) {
                         row.verilator = Some(cycles_per_second(n, vs));
                         row.verilator_cpu = vcpu.map(|c| cycles_per_second(n, c));
                     }
                 }
+                native.push((row, print));
+            }
+            let in_node = wasm.as_ref().and_then(|build| {
+                let plan: Vec<_> = runs.iter().map(|&(_, sw, inp, n)| (sw, inp, n)).collect();
+                run_wasm(build, &player, &plan)
+                    .inspect_err(|why| println!("NOTICE: no WebAssembly figures: {why}"))
+                    .ok()
+            });
+            for (i, (row, print)) in native.into_iter().enumerate() {
+                let in_node = in_node.as_ref().map(|runs| &runs[i]);
+                let wasm_row = in_node.map(|run| {
+                    assert_eq!(
+                        run.fingerprint, print,
+                        "hdl-sim native and WebAssembly disagree on {} after {} cycles",
+                        row.design, row.cycles
+                    );
+                    Row {
+                        build: Build::Wasm,
+                        ours: cycles_per_second(row.cycles, run.wall),
+                        ours_cpu: Some(cycles_per_second(row.cycles, run.cpu)),
+                        ..row
+                    }
+                });
                 rows.push(row);
+                rows.extend(wasm_row);
             }
         }
     }
@@ -227,14 +397,29 @@ fn main() {
     };
     println!();
     println!("Simulated cycles per second (M = 10^6): wall time, then CPU time");
+    if let Some(build) = &wasm {
+        println!(
+            "(wasm: hdl-sim built for wasm32-unknown-unknown, run by Node {})",
+            build.node_version
+        );
+    }
     println!(
-        "{:<24} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
-        "design", "cycles", "hdl-sim", "Verilator", "ratio", "hdl-sim", "Verilator", "ratio"
+        "{:<24} {:<6} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
+        "design",
+        "build",
+        "cycles",
+        "hdl-sim",
+        "Verilator",
+        "ratio",
+        "hdl-sim",
+        "Verilator",
+        "ratio"
     );
     for r in &rows {
         println!(
-            "{:<24} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
+            "{:<24} {:<6} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
             r.design,
+            r.build.name(),
             r.cycles,
             mcps(Some(r.ours)),
             mcps(r.verilator),
@@ -245,39 +430,47 @@ fn main() {
         );
     }
     println!();
-    // Issue 7's target: the emulated board must answer a turn within a second of wall time.
-    let players = || rows.iter().filter(|r| r.design.starts_with("player"));
-    let slowest = players().map(|r| r.ours).reduce(f64::min);
-    let slowest_cpu = players().filter_map(|r| r.ours_cpu).reduce(f64::min);
-    let target = format!("native target (>= {TARGET_NATIVE_MCPS} Mcyc/s on the reference player)");
-    let verdict = |v: f64| {
-        if v >= TARGET_NATIVE_MCPS * 1e6 {
+    // Issue 7's targets: the emulated board must answer a turn within a second of wall time.
+    println!("{}", verdict(&rows, Build::Native, TARGET_NATIVE_MCPS));
+    println!("{}", verdict(&rows, Build::Wasm, TARGET_WASM_MCPS));
+}
+
+/// Issue 7's target line for one build: met when its slowest player row reaches the target.
+fn verdict(rows: &[Row], build: Build, target_mcps: f64) -> String {
+    let players = || {
+        rows.iter()
+            .filter(|r| r.build == build && r.design.starts_with("player"))
+    };
+    let label = match build {
+        Build::Native => "native",
+        Build::Wasm => "WASM",
+    };
+    let target = format!("{label} target (>= {target_mcps} Mcyc/s on the reference player)");
+    let met = |v: f64| {
+        if v >= target_mcps * 1e6 {
             "MET"
         } else {
             "NOT MET"
         }
     };
-    match (slowest, slowest_cpu) {
-        (None, _) => println!("{target}: not measured"),
-        (Some(w), cpu) => println!(
-            "{target}: {} on wall time (slowest player row {:.2} Mcyc/s){}",
-            verdict(w),
-            w / 1e6,
-            cpu.map(|c| format!(
-                "; {} on CPU time ({:.2} Mcyc/s: what an unloaded machine gives)",
-                verdict(c),
-                c / 1e6
-            ))
-            .unwrap_or_default()
-        ),
-    }
-    println!(
-        "WASM figures (target >= 2.5 Mcyc/s): CHROMEDRIVER=/usr/bin/chromedriver \
-         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-         cargo test --release -p hdl-sim --target wasm32-unknown-unknown --test wasm_speed \
-         -- --include-ignored --nocapture"
-    );
+    let Some(wall) = players().map(|r| r.ours).reduce(f64::min) else {
+        return format!("{target}: not measured");
+    };
+    let cpu = players().filter_map(|r| r.ours_cpu).reduce(f64::min);
+    format!(
+        "{target}: {} on wall time (slowest player row {:.2} Mcyc/s){}",
+        met(wall),
+        wall / 1e6,
+        cpu.map(|c| format!(
+            "; {} on CPU time ({:.2} Mcyc/s: what an unloaded machine gives)",
+            met(c),
+            c / 1e6
+        ))
+        .unwrap_or_default()
+    )
 }
 
 /// Issue 7's native target, in millions of simulated cycles per second.
 const TARGET_NATIVE_MCPS: f64 = 5.0;
+/// Issue 7's WebAssembly target, in millions of simulated cycles per second.
+const TARGET_WASM_MCPS: f64 = 2.5;
