@@ -32,23 +32,20 @@ module tb_player;
     always #10 clk = ~clk;
 
     reg [63:0] cycle = 0;
-    reg [63:0] last_sent = 0;
+    reg [63:0] last_sent = 0;  // when the last byte sent to the player ended
     always @(posedge clk) cycle <= cycle + 1;
+
+    `include "uart_host.vh"
 
     // The player's transmissions, collected into lines.
     integer replies = 0;
     reg [7:0] line[0:65599];
     integer line_len = 0;
-    integer b, j;
+    integer j;
     reg [7:0] rbyte;
     initial begin : monitor
         forever begin
-            @(negedge txd);
-            repeat (CPB / 2) @(posedge clk);
-            for (b = 0; b < 8; b = b + 1) begin
-                repeat (CPB) @(posedge clk);
-                rbyte[b] = txd;
-            end
+            receive_byte(rbyte);
             repeat (CPB) @(posedge clk);
             if (txd !== 1'b1) $display("FRAMING error at cycle %0d", cycle);
             if (line_len < 65600) begin
@@ -65,22 +62,6 @@ module tb_player;
             end
         end
     end
-
-    task send_byte;
-        input [7:0] v;
-        integer k;
-        begin
-            rxd = 1'b0;
-            repeat (CPB) @(posedge clk);
-            for (k = 0; k < 8; k = k + 1) begin
-                rxd = v[k];
-                repeat (CPB) @(posedge clk);
-            end
-            rxd = 1'b1;
-            repeat (2 * CPB) @(posedge clk);
-            last_sent = cycle;
-        end
-    endtask
 
     function integer hexval;
         input integer c;
@@ -141,6 +122,7 @@ module tb_player;
             end else if (hexval(c) >= 0) begin
                 c2 = $fgetc(fd);
                 send_byte(hexval(c) * 16 + hexval(c2));
+                last_sent = cycle;
             end
         end
     end

@@ -24,20 +24,16 @@ module tb_top;
 
     integer errors = 0;
 
+    `include "uart_host.vh"
+
     // Receive the board's bytes, checking both stop bits.
     reg [7:0] line[0:255];
     integer   len = 0;
     integer   lines = 0;
     reg [7:0] rb;
-    integer   b;
     initial begin : monitor
         forever begin
-            @(negedge txd);
-            repeat (CPB / 2) @(posedge clk);
-            for (b = 0; b < 8; b = b + 1) begin
-                repeat (CPB) @(posedge clk);
-                rb[b] = txd;
-            end
+            receive_byte(rb);
             repeat (CPB) @(posedge clk);
             if (txd !== 1'b1) begin
                 $display("first stop bit missing after %h", rb);
@@ -54,27 +50,12 @@ module tb_top;
         end
     end
 
-    task send;
-        input [7:0] v;
-        integer k;
-        begin
-            rxd = 1'b0;
-            repeat (CPB) @(posedge clk);
-            for (k = 0; k < 8; k = k + 1) begin
-                rxd = v[k];
-                repeat (CPB) @(posedge clk);
-            end
-            rxd = 1'b1;
-            repeat (2 * CPB) @(posedge clk);
-        end
-    endtask
-
     task new_game;
         input [7:0] colour;
         begin
-            send("w"); send(8'h0a); send(8'h0a);
-            send("l"); send(8'h0a); send(8'h0a);
-            send("c"); send(colour); send(8'h0a);
+            send_byte("w"); send_byte(8'h0a); send_byte(8'h0a);
+            send_byte("l"); send_byte(8'h0a); send_byte(8'h0a);
+            send_byte("c"); send_byte(colour); send_byte(8'h0a);
         end
     endtask
 
@@ -124,14 +105,14 @@ module tb_top;
 
         // Red starts on 10x10: anything but along the centre line (E = 2, W = 6).
         new_game("r");
-        send("{"); send("}"); send(8'h0a);
+        send_byte("{"); send_byte("}"); send_byte(8'h0a);
         expect_turn(8'b1011_1011, "red starts");
 
         // A new game while the opponent's turn is half sent; then red plays 4 (south) and
         // blue answers from (5, 6), where only the segment back north (0) is drawn.
-        send("{"); send("4"); send("4");
+        send_byte("{"); send_byte("4"); send_byte("4");
         new_game("b");
-        send("{"); send("4"); send("}"); send(8'h0a);
+        send_byte("{"); send_byte("4"); send_byte("}"); send_byte(8'h0a);
         expect_turn(8'b1111_1110, "blue answers");
 
         if (errors == 0) $display("PASS");
