@@ -323,6 +323,23 @@ module player_core #(
     // tx_start is registered, so the transmitter reports busy only two cycles after a start.
     wire tx_free = !tx_busy && !tx_start;
 
+    // Records a new best turn, the stacked steps then `last_dir`, scored `score`: copies it to
+    // the best-turn memory (S_COPY, S_COPYL), then goes on in state `ret`. For the controller's
+    // clocked block only (non-blocking assignments).
+    task record_best;
+        input [23:0] score;
+        input [2:0]  last_dir;
+        input [4:0]  ret;
+        begin
+            rec_score <= score;
+            rec_last  <= 1'b1;
+            rec_dir   <= last_dir;
+            rec_ret   <= ret;
+            copy_k    <= {(DEPTH_AW + 1) {1'b0}};
+            state     <= S_COPY;
+        end
+    endtask
+
     // ---------------------------------------------------------------------------------------
     // The controller.
     always @(posedge clk) begin
@@ -427,19 +444,9 @@ module player_core #(
                         any_legal <= 1'b1;
                         if (!opp_active) begin
                             if (goal_by_red == red) begin
-                                rec_score <= SCORE_WIN;
-                                rec_last  <= 1'b1;
-                                rec_dir   <= node_dir;
-                                rec_ret   <= S_WIN;
-                                copy_k    <= {(DEPTH_AW + 1) {1'b0}};
-                                state     <= S_COPY;
+                                record_best(SCORE_WIN, node_dir, S_WIN);
                             end else if (best_score < SCORE_OWN) begin
-                                rec_score <= SCORE_OWN;
-                                rec_last  <= 1'b1;
-                                rec_dir   <= node_dir;
-                                rec_ret   <= S_NEXTI;
-                                copy_k    <= {(DEPTH_AW + 1) {1'b0}};
-                                state     <= S_COPY;
+                                record_best(SCORE_OWN, node_dir, S_NEXTI);
                             end else begin
                                 state <= S_NEXTI;
                             end
@@ -483,12 +490,7 @@ module player_core #(
                         state <= S_NEXTI;  // cannot beat the best turn
                     end else if (!check_en || d == DMAX) begin
                         if (unchecked_beats) begin
-                            rec_score <= unchecked_r;
-                            rec_last  <= 1'b1;
-                            rec_dir   <= node_dir;
-                            rec_ret   <= S_NEXTI;
-                            copy_k    <= {(DEPTH_AW + 1) {1'b0}};
-                            state     <= S_COPY;
+                            record_best(unchecked_r, node_dir, S_NEXTI);
                         end else begin
                             state <= S_NEXTI;
                         end
@@ -574,12 +576,7 @@ module player_core #(
                             // The check of the opponent's replies is over.
                             opp_active <= 1'b0;
                             if (checked > best_score) begin
-                                rec_score <= checked;
-                                rec_last  <= 1'b1;
-                                rec_dir   <= order(red, i);
-                                rec_ret   <= S_NEXTI;
-                                copy_k    <= {(DEPTH_AW + 1) {1'b0}};
-                                state     <= S_COPY;
+                                record_best(checked, order(red, i), S_NEXTI);
                             end else begin
                                 state <= S_NEXTI;
                             end
