@@ -66,6 +66,24 @@ async function resultOf(page, timeout = 120_000) {
   };
 }
 
+// One game of a fake board (a bot of fake_serial.mjs with `bot`'s options) on side `board`
+// against the engine at level 1 with a generous clock; `limit` is the board's clock in ms.
+// `check` gets the page and the result; afterwards the page must have reported no problem.
+async function boardAgainstEngine(bot, { board = 'red', starter = 'red', limit } = {}, check) {
+  const { page, problems, close } = await soccerWith([{ bot }]);
+  try {
+    for (const side of ['red', 'blue']) {
+      if (side === board) await setSide(page, side, 'serial', { limit });
+      else await setSide(page, side, 'engine', { level: 1, limit: 10000 });
+    }
+    await start(page, { starter });
+    await check(page, await resultOf(page));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+}
+
 // Replays a record with the tests' own rules: every turn but the last complete and legal; the
 // last one's effect is returned ('goal-red', 'goal-blue', 'over', 'bounce', 'illegal').
 function replay(record) {
@@ -168,91 +186,50 @@ test('human against serial: keyboard turns are forwarded byte for byte', { timeo
   }
 });
 
-test('engine against serial: a complete game on 8x10', { timeout: 180_000 }, async () => {
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 5 } }]);
-  try {
-    await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
-    await start(page, { starter: 'red' });
-    const { winner, reason, record } = await resultOf(page);
+test('engine against serial: a complete game on 8x10', { timeout: 180_000 }, () =>
+  boardAgainstEngine({ seed: 5 }, {}, async (page, { winner, reason, record }) => {
     replay(record);
     assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
     assert.equal(await received(page, 0), expectedReceived(record, 'red'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('an illegal turn from the board loses with illegal_step and is recorded', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 6, illegalAt: 2 } }]);
-  try {
-    await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
-    await start(page, { starter: 'red' });
-    const { winner, reason, record } = await resultOf(page);
+test('an illegal turn from the board loses with illegal_step and is recorded', { timeout: 120_000 }, () =>
+  boardAgainstEngine({ seed: 6, illegalAt: 2 }, {}, async (page, { winner, reason, record }) => {
     assert.deepEqual([winner, reason], ['blue', 'illegal_step'], record);
     const { turns, last } = replay(record);
     assert.equal(turns.length, 3, record);
     assert.equal(last, 'illegal');
     assert.equal(await received(page, 0), expectedReceived(record, 'red'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a silent board loses on time; nothing more is sent to it', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 7, silentAt: 2 } }]);
-  try {
-    await setSide(page, 'red', 'engine', { level: 1, limit: 10000 });
-    await setSide(page, 'blue', 'serial', { limit: 600 });
-    await start(page, { starter: 'blue' });
-    const { winner, reason, record } = await resultOf(page);
-    assert.deepEqual([winner, reason], ['red', 'timeout'], record);
-    const { turns } = replay(record);
-    assert.equal(turns.length, 2, 'blue, red, then blue is silent');
-    assert.equal(await received(page, 0), expectedReceived(record, 'blue', true));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+test('a silent board loses on time; nothing more is sent to it', { timeout: 120_000 }, () =>
+  boardAgainstEngine(
+    { seed: 7, silentAt: 2 },
+    { board: 'blue', starter: 'blue', limit: 600 },
+    async (page, { winner, reason, record }) => {
+      assert.deepEqual([winner, reason], ['red', 'timeout'], record);
+      const { turns } = replay(record);
+      assert.equal(turns.length, 2, 'blue, red, then blue is silent');
+      assert.equal(await received(page, 0), expectedReceived(record, 'blue', true));
+    },
+  ));
 
-test('a cable pulled mid-game loses with disconnect; the port is released', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 8, unplugAt: 3 } }]);
-  try {
-    await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
-    await start(page, { starter: 'red' });
-    const { winner, reason, record } = await resultOf(page);
+test('a cable pulled mid-game loses with disconnect; the port is released', { timeout: 120_000 }, () =>
+  boardAgainstEngine({ seed: 8, unplugAt: 3 }, {}, async (page, { winner, reason, record }) => {
     assert.deepEqual([winner, reason], ['blue', 'disconnect'], record);
     assert.equal(replay(record).turns.length, 4, record);
     await page.waitForSelector('[data-testid="port-error-red"]');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('bytes that frame no turn lose with illegal_step, with no turn recorded', { timeout: 120_000 }, async () => {
+test('bytes that frame no turn lose with illegal_step, with no turn recorded', { timeout: 120_000 }, () =>
   // On its second turn the board sends `}` with no `{`.
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 9, rawAt: 2, raw: '}\n' } }]);
-  try {
-    await setSide(page, 'red', 'serial');
-    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
-    await start(page, { starter: 'red' });
-    const { winner, reason, record } = await resultOf(page);
+  boardAgainstEngine({ seed: 9, rawAt: 2, raw: '}\n' }, {}, async (page, { winner, reason, record }) => {
     assert.deepEqual([winner, reason], ['blue', 'illegal_step'], record);
     const { turns, last } = replay(record);
     assert.equal(turns.length, 2, `no turn for the fault: ${record}`);
     assert.equal(last, 'over');
     assert.equal(await received(page, 0), expectedReceived(record, 'red', true));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
 test('no Web Serial: a clear explanation and the rest of the page works', { timeout: 60_000 }, async () => {
   const { page, problems, close } = await openPage(browser);
