@@ -996,6 +996,19 @@ fn control(b: &mut Builder, cell: &Cell, port: &str, pol: &str) -> Result<Contro
     })
 }
 
+/// A register's reset input `port` (`SRST` or `ARST`), with its polarity and the `width`-bit
+/// value it loads.
+fn reset(
+    b: &mut Builder,
+    cell: &Cell,
+    port: &str,
+    width: u32,
+) -> Result<(Control, Operand), LoadError> {
+    let c = control(b, cell, port, &format!("{port}_POLARITY"))?;
+    let v = param_bits(cell, &format!("{port}_VALUE"), width as usize);
+    Ok((c, b.constant(&v)))
+}
+
 fn build_reg(b: &mut Builder, cell: &Cell, kind: &str, q: Operand) -> Result<(), LoadError> {
     let w = param_u32(cell, "WIDTH")?;
     conn(cell, "Q", Some(w))?;
@@ -1009,20 +1022,14 @@ fn build_reg(b: &mut Builder, cell: &Cell, kind: &str, q: Operand) -> Result<(),
         } else {
             None
         };
-    let srst = if kind.starts_with("$sdff") {
-        let c = control(b, cell, "SRST", "SRST_POLARITY")?;
-        let v = param_bits(cell, "SRST_VALUE", w as usize);
-        Some((c, b.constant(&v)))
-    } else {
-        None
-    };
-    let arst = if kind.starts_with("$adff") {
-        let c = control(b, cell, "ARST", "ARST_POLARITY")?;
-        let v = param_bits(cell, "ARST_VALUE", w as usize);
-        Some((c, b.constant(&v)))
-    } else {
-        None
-    };
+    let srst = kind
+        .starts_with("$sdff")
+        .then(|| reset(b, cell, "SRST", w))
+        .transpose()?;
+    let arst = kind
+        .starts_with("$adff")
+        .then(|| reset(b, cell, "ARST", w))
+        .transpose()?;
     let aload = if kind.starts_with("$aldff") {
         let c = control(b, cell, "ALOAD", "ALOAD_POLARITY")?;
         let ad = b.operand(conn(cell, "AD", Some(w))?);

@@ -634,31 +634,17 @@ impl Simulator {
                 }
             }
             Kind::Bmux => {
-                let mut sel = [0u64];
-                ops::load(
-                    &mut sel,
-                    slice(&inst.s),
-                    inst.s.width,
-                    64.min(inst.s.width),
-                    false,
-                );
+                let sel = selector(slice(&inst.s), inst.s.width);
                 let w = inst.y.width;
-                copy_bits(&mut out, &arena, inst.a.off, sel[0] as u32 * w, w);
+                copy_bits(&mut out, &arena, inst.a.off, sel * w, w);
             }
             Kind::Demux => {
-                let mut sel = [0u64];
-                ops::load(
-                    &mut sel,
-                    slice(&inst.s),
-                    inst.s.width,
-                    64.min(inst.s.width),
-                    false,
-                );
+                let sel = selector(slice(&inst.s), inst.s.width);
                 let w = inst.a.width;
                 let a = slice(&inst.a);
                 for k in 0..w {
                     if ops::get_bit(a, k) {
-                        ops::set_bit(&mut out, sel[0] as u32 * w + k, true);
+                        ops::set_bit(&mut out, sel * w + k, true);
                     }
                 }
             }
@@ -1128,6 +1114,14 @@ fn extract(arena: &[u64], off: u32, bit: u32, len: u32) -> u64 {
         v |= arena[w + 1] << (64 - sh);
     }
     v & mask(len)
+}
+
+/// The value of a `$bmux`/`$demux` select input `s` of `width` bits, as a part index (the
+/// compiler bounds `S_WIDTH` to 24 bits).
+fn selector(s: &[u64], width: u32) -> u32 {
+    let mut sel = [0u64];
+    ops::load(&mut sel, s, width, 64.min(width), false);
+    sel[0] as u32
 }
 
 /// Copies `len` bits starting at bit `bit` of the value at `off` into `out` (from bit 0).
