@@ -33,6 +33,14 @@ fn harness() -> Option<&'static Path> {
     .as_deref()
 }
 
+/// The board's colour and the starter in the four games of a fair match.
+const EVERY_START: [(Side, Side); 4] = [
+    (Side::Red, Side::Red),
+    (Side::Red, Side::Blue),
+    (Side::Blue, Side::Red),
+    (Side::Blue, Side::Blue),
+];
+
 /// One simulated board on the other end of a serial line.
 struct Board {
     child: Child,
@@ -300,15 +308,9 @@ fn board_beats_random_turns_on_8x10_with_every_turn_legal() {
     let Some(vvp) = harness() else { return };
     let mut board = Board::start(vvp, 0);
     let mut wins = 0;
-    let cases = [
-        (Side::Red, Side::Red, 1),
-        (Side::Red, Side::Blue, 2),
-        (Side::Blue, Side::Red, 3),
-        (Side::Blue, Side::Blue, 4),
-    ];
     // All games on one board, one after the other: each `w` starts afresh.
-    for (colour, starter, seed) in cases {
-        let mut opponent = Opponent::Random(SplitMix64::new(seed));
+    for (k, (colour, starter)) in EVERY_START.into_iter().enumerate() {
+        let mut opponent = Opponent::Random(SplitMix64::new(k as u64 + 1));
         let r = play(
             &mut board,
             (8, 10),
@@ -426,15 +428,7 @@ fn survey_board_against_engine_levels() {
         let mut board = Board::start(vvp, switches);
         for level in 1..=3u8 {
             let (mut wins, mut games, mut think, mut turns, mut max) = (0, 0, 0, 0, 0);
-            for (k, (colour, starter)) in [
-                (Side::Red, Side::Red),
-                (Side::Red, Side::Blue),
-                (Side::Blue, Side::Red),
-                (Side::Blue, Side::Blue),
-            ]
-            .into_iter()
-            .enumerate()
-            {
+            for (k, (colour, starter)) in EVERY_START.into_iter().enumerate() {
                 let mut opponent = Opponent::Engine(Engine::new(level, 100 + k as u64));
                 let r = play(
                     &mut board,
