@@ -39,9 +39,25 @@ const MAX_STOPS: usize = 64;
 /// [`table`](super::table)).
 const TABLE_SPEED: u32 = MAX_VX as u32;
 
+/// What the bound needs of one node of the walk graph, packed so that one load serves a
+/// state (the search asks for millions): its distance and the first stop owed on each axis.
+#[derive(Clone, Copy)]
+struct Place {
+    /// [`Place::FAR`] when no walk finishes from the node.
+    d: u16,
+    x_stop: u8,
+    y_stop: u8,
+}
+
+impl Place {
+    const FAR: u16 = u16::MAX;
+}
+
 /// The moves-left lower bound of the optimal pilot.
 pub struct LowerBound {
     field: Field,
+    /// Per node of [`Field::graph`].
+    places: Vec<Place>,
     x: Itinerary,
     y: Itinerary,
     /// `speed * (max_d + 1) + d` → [`field::moves_to_cover`]`(speed, d)`, speeds up to
@@ -76,6 +92,20 @@ impl LowerBound {
         });
         let y = Itinerary::new(Circuit::HEIGHT, MAX_VY, &y_levels, finish_rows(line));
         let max_d = levels.len() as u32;
+        let places = (0..graph.nodes())
+            .map(|node| match field.distance_at(node) {
+                Some(d) if d < u32::from(Place::FAR) => Place {
+                    d: d as u16,
+                    x_stop: x.first_owed(d as usize),
+                    y_stop: y.first_owed(d as usize),
+                },
+                _ => Place {
+                    d: Place::FAR,
+                    x_stop: 0,
+                    y_stop: 0,
+                },
+            })
+            .collect();
         let mut cover = Vec::with_capacity(((TABLE_SPEED + 1) * (max_d + 1)) as usize);
         for speed in 0..=TABLE_SPEED {
             // The least k with k·speed + k(k+1)/2 ≥ d grows with d: walk it up.
@@ -89,6 +119,7 @@ impl LowerBound {
         }
         LowerBound {
             field,
+            places,
             x,
             y,
             cover,
@@ -100,15 +131,19 @@ impl LowerBound {
     /// lap cannot be finished from there.
     pub fn moves(&self, state: State) -> Option<u32> {
         let node = self.field.graph().node(state.pos, i32::from(state.count))?;
-        let d = self.field.distance_at(node)?;
+        let place = self.places[node];
+        if place.d == Place::FAR {
+            return None;
+        }
+        let d = u32::from(place.d);
         let speed = state.speed();
         let by_distance = if speed <= TABLE_SPEED && d <= self.max_d {
             u32::from(self.cover[(speed * (self.max_d + 1) + d) as usize])
         } else {
             field::moves_to_cover(speed, d)
         };
-        let by_x = self.x.moves(d as usize, state.pos.x, state.vel.x);
-        let by_y = self.y.moves(d as usize, state.pos.y, state.vel.y);
+        let by_x = self.x.moves_at(place.x_stop, state.pos.x, state.vel.x);
+        let by_y = self.y.moves_at(place.y_stop, state.pos.y, state.vel.y);
         Some(by_distance.max(by_x).max(by_y))
     }
 }
@@ -266,14 +301,24 @@ impl Itinerary {
         }
     }
 
+    /// The first stop owed from a node at distance `d`.
+    fn first_owed(&self, d: usize) -> u8 {
+        self.first_owed.get(d).copied().unwrap_or(0)
+    }
+
     /// Fewest moves along this axis from `u` at velocity `v`, for a node at distance `d`;
     /// 0 when the table knows nothing.
+    #[cfg(test)]
     fn moves(&self, d: usize, u: i32, v: i32) -> u32 {
+        self.moves_at(self.first_owed(d), u, v)
+    }
+
+    /// [`Itinerary::moves`] when the first stop owed is `stop`.
+    fn moves_at(&self, stop: u8, u: i32, v: i32) -> u32 {
         if !(0..self.size).contains(&u) || v.abs() > self.vmax {
             return 0;
         }
-        let stop = self.first_owed.get(d).copied().unwrap_or(0) as usize;
-        match self.moves[self.index(stop, u, v)] {
+        match self.moves[self.index(stop as usize, u, v)] {
             u8::MAX => 0,
             m => u32::from(m),
         }
