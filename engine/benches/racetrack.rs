@@ -9,13 +9,16 @@
 //! also counts the time spent waiting for a core, the CPU time does not.
 //!
 //! `-- --optimal-only` prints the optimal pilot's figures alone (quick, while tuning it);
-//! `-- --profile <circuit>` solves one circuit over and over for five seconds, for a profiler.
+//! `-- --profile <circuit>` solves one circuit over and over for five seconds, for a profiler;
+//! `-- --ceiling` shows how far the heuristic is from a perfect one: its value at the start
+//! against the optimum, and how many states A* expands against how many a perfect heuristic
+//! would (the states of the fastest laps).
 
 use std::time::{Duration, Instant};
 
 use engine::racetrack::Circuit;
 use engine::racetrack::pilot::bounds::LowerBound;
-use engine::racetrack::pilot::model::Track;
+use engine::racetrack::pilot::model::{State, Step, Track};
 use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal};
 use engine::racetrack::samples::{self, SAMPLES};
 
@@ -94,6 +97,8 @@ fn main() {
         profile(args.get(i + 1).map_or("street", String::as_str));
     } else if args.iter().any(|a| a == "--optimal-only") {
         optimal_only();
+    } else if args.iter().any(|a| a == "--ceiling") {
+        ceiling();
     } else {
         compare();
     }
@@ -129,6 +134,64 @@ fn optimal_only() {
         );
     }
     println!("total expanded {total}");
+}
+
+/// Per circuit: the bound at the start against the optimum, and the states A* expands against
+/// the states on fastest laps (`g + h* = optimum`), which is all a perfect heuristic expands.
+fn ceiling() {
+    println!(
+        "{:<11} {:>5} {:>11} {:>12} {:>14} {:>12}",
+        "circuit", "moves", "h at start", "A* expands", "perfect h", "plain BFS"
+    );
+    for (name, circuit) in conforming() {
+        let track = Track::new(&circuit).expect("conforming samples have a finish line");
+        let h0 = LowerBound::new(&track).moves(State::START).unwrap_or(0);
+        let (lap, stats) = optimal::solve_with_stats(&circuit);
+        let moves = lap.expect("a conforming sample has a lap").moves() as u32;
+        // Every state closer than `moves` to the start, by breadth-first layers, with its moves.
+        let mut index = std::collections::HashMap::new();
+        let mut states = vec![State::START];
+        let mut depth = vec![0u32];
+        index.insert(State::START, 0usize);
+        let mut i = 0;
+        while i < states.len() && depth[i] + 1 < moves {
+            let (s, g) = (states[i], depth[i]);
+            track.for_each_step(s, |step| {
+                if let Step::Move(n) = step {
+                    index.entry(n).or_insert_with(|| {
+                        states.push(n);
+                        depth.push(g + 1);
+                        states.len() - 1
+                    });
+                }
+            });
+            i += 1;
+        }
+        // Fewest moves to finish within that set, deepest first (moves go one layer down).
+        let mut left = vec![u32::MAX; states.len()];
+        for k in (0..states.len()).rev() {
+            let mut best = u32::MAX;
+            track.for_each_step(states[k], |step| match step {
+                Step::Finish { .. } => best = 1,
+                Step::Move(n) => {
+                    if let Some(&j) = index.get(&n) {
+                        if j > k && left[j] != u32::MAX {
+                            best = best.min(left[j] + 1);
+                        }
+                    }
+                }
+            });
+            left[k] = best;
+        }
+        let on_fastest = (0..states.len())
+            .filter(|&k| left[k] != u32::MAX && depth[k] + left[k] == moves)
+            .count();
+        println!(
+            "{name:<11} {moves:>5} {h0:>11} {:>12} {on_fastest:>14} {:>12}",
+            stats.expanded,
+            states.len()
+        );
+    }
 }
 
 fn compare() {
