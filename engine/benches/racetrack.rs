@@ -174,10 +174,11 @@ fn ceiling() {
             track.for_each_step(states[k], |step| match step {
                 Step::Finish { .. } => best = 1,
                 Step::Move(n) => {
-                    if let Some(&j) = index.get(&n) {
-                        if j > k && left[j] != u32::MAX {
-                            best = best.min(left[j] + 1);
-                        }
+                    if let Some(&j) = index.get(&n)
+                        && j > k
+                        && left[j] != u32::MAX
+                    {
+                        best = best.min(left[j] + 1);
                     }
                 }
             });
