@@ -60,25 +60,44 @@ fn verifcir_exit_codes_and_json() {
     }
 }
 
+/// Rule 1 (size) is a conformity rule like the others: a file of the wrong shape is readable and
+/// not conforming (exit 1, the rule-1 violation naming the line); only a file that cannot be
+/// read at all is exit 2.
 #[test]
-fn verifcir_unreadable_is_exit_2_with_the_place() {
+fn verifcir_shape_errors_are_rule_1_and_only_io_errors_are_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let bad = write_sample(dir.path(), "bad_size", "bad_size.cir");
     let out = run(&["verifcir", s(&bad), "--json"]);
-    assert_eq!(code(&out), 2);
+    assert_eq!(code(&out), 1);
     let v = json(&out);
+    assert_eq!(v["conforming"], false);
     assert_eq!(v["violations"][0]["rule"], 1);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("99 lines"));
-    // A short line names its line number.
+    assert!(
+        v["violations"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("99 lines")
+    );
+    // A short line names its line number, in text mode too.
     let mut text = samples::by_name("ring").unwrap().text.to_string();
     text.replace_range(152 * 9..152 * 9 + 1, "");
     let short = dir.path().join("short.cir");
     fs::write(&short, text).unwrap();
     let out = run(&["verifcir", s(&short)]);
-    assert_eq!(code(&out), 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 10: 149 characters"));
+    assert_eq!(code(&out), 1);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("NOT conforming"), "{stdout}");
+    assert!(stdout.contains("rule 1"), "{stdout}");
+    assert!(stdout.contains("line 10: 149 characters"), "{stdout}");
+    // An empty file has the wrong size too.
+    let empty = dir.path().join("empty.cir");
+    fs::write(&empty, "").unwrap();
+    let out = run(&["verifcir", "--json", s(&empty)]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["violations"][0]["rule"], 1);
     let out = run(&["verifcir", s(&dir.path().join("missing.cir"))]);
     assert_eq!(code(&out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.cir"));
 }
 
 /// Writes the sample `ring` as `ring.cir` and a lap found by search as `lap.f1`, with
