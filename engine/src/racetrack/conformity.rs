@@ -289,9 +289,11 @@ fn one_loop(circuit: &Circuit, topo: &Topology) -> Vec<Violation> {
     if !topo.has_infield() {
         out.push(Violation {
             rule: Rule::Loop,
-            message: "no infield: no decor is enclosed by the track, so there is no loop to \
-                      drive around"
-                .to_string(),
+            message: format!(
+                "no infield: no decor is enclosed by the track, so there is no loop to drive \
+                 around from the start {}",
+                physics::START
+            ),
             cells: vec![physics::START],
         });
     }
@@ -369,8 +371,8 @@ fn one_loop(circuit: &Circuit, topo: &Topology) -> Vec<Violation> {
                 rule: Rule::Loop,
                 message: format!(
                     "the start zone is not on the loop: the finish line (column 40, rows {}..{}) \
-                     must run from the outer decor to the infield, but above it is {} and below \
-                     it is {}",
+                     must run from the outer decor to the infield, but above it is {} (at \
+                     {above}) and below it is {} (at {below})",
                     line.top,
                     line.bottom,
                     name(ra),
@@ -621,6 +623,41 @@ mod tests {
         let mut c = ring();
         rect(&mut c, 134, 40, 137, 45, b'K');
         assert!(check(&c).is_conforming());
+    }
+
+    /// The spec asks each reported violation for a plain-language reason *and* an offending
+    /// cell: the text a user reads (the CLI's text mode, the editor's list) names one too.
+    #[test]
+    fn every_message_names_one_of_its_cells() {
+        let mut off_loop = Circuit::filled(b'C').unwrap();
+        rect(&mut off_loop, 10, 20, 139, 95, b' ');
+        rect(&mut off_loop, 16, 26, 133, 89, b'K');
+        rect(&mut off_loop, 20, 2, 59, 6, b' ');
+        rect(&mut off_loop, 20, 7, 25, 19, b' ');
+        let mut broken = ring();
+        rect(&mut broken, 0, 50, 9, 50, b' ');
+        broken.set(30, 4, b'A').unwrap();
+        rect(&mut broken, 70, 92, 71, 93, b'B');
+        rect(&mut broken, 134, 40, 138, 45, b'K');
+        rect(&mut broken, 60, 40, 61, 40, b' ');
+        let mut circuits = vec![Circuit::blank(), off_loop, broken];
+        circuits.extend(
+            SAMPLES
+                .iter()
+                .filter_map(|s| Circuit::parse(s.text.as_bytes()).ok()),
+        );
+        let mut seen = 0;
+        for c in &circuits {
+            for v in check(c).violations {
+                seen += 1;
+                assert!(
+                    v.cells.iter().any(|p| v.message.contains(&p.to_string())),
+                    "{v}: names none of {:?}",
+                    &v.cells[..v.cells.len().min(3)]
+                );
+            }
+        }
+        assert!(seen >= 7, "{seen}");
     }
 
     #[test]
