@@ -144,7 +144,14 @@ impl PlayerSession {
 
     fn on_message(&mut self, message: ToPlayer) {
         let next = match (&message, self.phase) {
-            (ToPlayer::Width(w), _) => Some(Phase::Width(*w)),
+            (ToPlayer::Width(w), _) => {
+                // A new game forgets the old one, including a turn signal of it that the
+                // caller has not taken yet (it arrived in the same chunk): answering it now
+                // would send the old game's turn into the new one.
+                self.events
+                    .retain(|e| !matches!(e, PlayerEvent::YourTurn { .. }));
+                Some(Phase::Width(*w))
+            }
             (ToPlayer::Length(l), Phase::Width(w)) => Some(Phase::Sizes(w, *l)),
             (ToPlayer::Colour(colour), Phase::Sizes(width, length)) => {
                 match Field::new(width, length) {
@@ -284,6 +291,30 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn a_new_game_in_the_same_chunk_drops_the_old_games_turn_signal() {
+        // The opponent's turn of the old game, then a new game that we start, read at once:
+        // the caller must not answer the old game's turn in the new game.
+        let mut s = PlayerSession::new();
+        s.handle_input(b"w\x08\nl\x0a\ncb\n{4}\nw\x08\nl\x0a\ncr\n{}\n");
+        let setup = |colour| PlayerEvent::NewGame {
+            width: 8,
+            length: 10,
+            colour,
+        };
+        assert_eq!(
+            events(&mut s),
+            vec![
+                setup(Side::Blue),
+                setup(Side::Red),
+                PlayerEvent::YourTurn {
+                    opponent_turn: None
+                }
+            ]
+        );
+        assert!(s.is_on_turn());
     }
 
     #[test]
