@@ -4,6 +4,8 @@
 //! grids get a whole number of buffer pixels per square, so every line sits on the same pixel
 //! boundary and the drawing stays sharp at any zoom level and window size.
 
+use crate::zoom::{Stage, View};
+
 /// The largest side a canvas buffer may have in common browsers.
 pub const MAX_BUFFER_SIDE: u32 = 16_384;
 
@@ -84,29 +86,69 @@ impl Grid {
 }
 
 /// Where the points of a Paper Soccer field are drawn: grid lines `x = 0..=W`, and rows from the
-/// top goal points (`y = -1`) to the bottom ones (`y = L + 1`), with one square of margin.
+/// top goal points (`y = -1`) to the bottom ones (`y = L + 1`), on a grid of squares with one
+/// square of margin all round ([`FieldView::stage`]) that a [`View`] zooms and pans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldView {
-    grid: Grid,
+    view: View,
 }
 
 impl FieldView {
-    /// Lays a `width`×`length` field out in a buffer.
-    pub fn fit(width: u8, length: u8, buffer_width: u32, buffer_height: u32) -> FieldView {
-        let rows = u32::from(length) + 2;
-        FieldView {
-            grid: Grid::fit(u32::from(width), rows, 1, buffer_width, buffer_height),
+    /// The closest zoom on a field, in CSS pixels per square.
+    pub const CLOSEST: f64 = 64.0;
+    /// The farthest zoom on a field, as a fraction of the fitted size.
+    pub const FARTHEST: f64 = 0.5;
+
+    /// A `width`×`length` field (goals and margin included) in a `buffer_width`×`buffer_height`
+    /// buffer at pixel ratio `ratio`, with the field's zoom limits.
+    pub fn stage(
+        width: u8,
+        length: u8,
+        buffer_width: u32,
+        buffer_height: u32,
+        ratio: f64,
+    ) -> Stage {
+        Stage {
+            width: buffer_width,
+            height: buffer_height,
+            ratio,
+            cols: u32::from(width) + 2,
+            rows: u32::from(length) + 4,
+            closest: Self::CLOSEST,
+            farthest: Self::FARTHEST,
         }
+    }
+
+    /// The field laid out by `view`, a view of its [`FieldView::stage`].
+    pub fn new(view: View) -> FieldView {
+        FieldView { view }
+    }
+
+    /// Lays a `width`×`length` field out in a buffer, whole and as large as fits.
+    pub fn fit(width: u8, length: u8, buffer_width: u32, buffer_height: u32) -> FieldView {
+        let stage = FieldView::stage(width, length, buffer_width, buffer_height, 1.0);
+        FieldView::new(View::fit(stage))
     }
 
     /// The buffer pixel of field point `(x, y)` (goal points have `y = -1` and `y = L + 1`).
     pub fn point(&self, x: i16, y: i16) -> (i32, i32) {
-        (self.grid.x(i32::from(x)), self.grid.y(i32::from(y) + 1))
+        let s = self.view.scale as i32;
+        (
+            self.view.left.saturating_add((i32::from(x) + 1) * s),
+            self.view.top.saturating_add((i32::from(y) + 2) * s),
+        )
+    }
+
+    /// The field coordinates of buffer point `(px, py)`, in squares from point (0, 0).
+    pub fn field_at(&self, px: f64, py: f64) -> (f64, f64) {
+        let (x0, y0) = self.point(0, 0);
+        let s = f64::from(self.square());
+        ((px - f64::from(x0)) / s, (py - f64::from(y0)) / s)
     }
 
     /// The side of a square, in buffer pixels.
     pub fn square(&self) -> u32 {
-        self.grid.cell()
+        self.view.scale
     }
 }
 
@@ -164,6 +206,24 @@ mod tests {
             assert!((cx - bw as i32 / 2).abs() <= 1, "{w}x{l}: x {cx}");
             assert!((cy - bh as i32 / 2).abs() <= 1, "{w}x{l}: y {cy}");
         }
+    }
+
+    #[test]
+    fn a_zoomed_field_keeps_the_point_under_the_pointer() {
+        let stage = FieldView::stage(30, 40, 1000, 700, 1.0);
+        let fit = View::fit(stage);
+        assert_eq!(FieldView::new(fit), FieldView::fit(30, 40, 1000, 700));
+        let pointer = (400.0, 300.0);
+        let before = FieldView::new(fit).field_at(pointer.0, pointer.1);
+        for steps in [1, 4, -1] {
+            let zoomed = FieldView::new(fit.zoom_steps(stage, steps, pointer));
+            let (x, y) = zoomed.field_at(pointer.0, pointer.1);
+            let off = (x - before.0).hypot(y - before.1) * f64::from(zoomed.square());
+            assert!(off <= 1.0, "{steps} steps: {off} px off");
+        }
+        // Zooming out stops at half the fitted size.
+        let out = fit.zoom_steps(stage, -10, pointer);
+        assert_eq!(out.scale, fit.scale / 2);
     }
 
     #[test]

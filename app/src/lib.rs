@@ -12,6 +12,7 @@ pub mod route;
 pub mod serial;
 pub mod soccer;
 pub mod workers;
+pub mod zoom;
 
 mod canvas;
 mod draw;

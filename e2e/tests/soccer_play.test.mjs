@@ -302,14 +302,15 @@ test('a field too big to play at its fitted size is zoomed, and the ball stays i
     const view = () =>
       page.evaluate((s) => {
         const canvas = document.querySelector(s);
-        const scroller = canvas.parentElement;
         const ratio = window.devicePixelRatio;
         const [bx, by] = canvas.dataset.ball.split(',').map(Number);
+        const [x0] = canvas.dataset.origin.split(',').map(Number);
+        const width = Number(canvas.dataset.field.split('x')[0]) * Number(canvas.dataset.square);
         return {
           crisp: canvas.width === Math.round(canvas.clientWidth * ratio),
-          zoomed: canvas.clientWidth > scroller.clientWidth,
-          ball: [bx / ratio - scroller.scrollLeft, by / ratio - scroller.scrollTop],
-          size: [scroller.clientWidth, scroller.clientHeight],
+          zoomed: x0 < 0 || x0 + width > canvas.width,
+          ball: [bx / ratio, by / ratio],
+          size: [canvas.clientWidth, canvas.clientHeight],
         };
       }, BOARD);
     const inSight = ({ ball, size }) =>

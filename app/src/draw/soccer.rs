@@ -52,9 +52,8 @@ pub struct Scene<'a> {
     pub suggestion: &'a [Point],
 }
 
-/// Paints `scene` centred in `surface` and returns the layout used.
-pub fn paint(surface: &Surface, scene: &Scene<'_>) -> FieldView {
-    let view = FieldView::fit(scene.width, scene.length, surface.width, surface.height);
+/// Paints `scene` in `surface` where `view` (zoomed and panned by the page) lays it out.
+pub fn paint(surface: &Surface, scene: &Scene<'_>, view: FieldView) {
     let ctx = &surface.ctx;
     let square = f64::from(view.square());
     let (w, l) = (i16::from(scene.width), i16::from(scene.length));
@@ -137,7 +136,6 @@ pub fn paint(surface: &Surface, scene: &Scene<'_>) -> FieldView {
     ctx.set_stroke_style_str(BALL_RIM);
     ctx.set_line_width((radius / 6.0).max(1.0));
     ctx.stroke();
-    view
 }
 
 fn stroke_segments(

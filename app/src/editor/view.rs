@@ -2,9 +2,12 @@
 //!
 //! A cell is always a whole number of buffer pixels ([`View::scale`]) so the drawing stays
 //! crisp at every zoom. "1:1" is one cell per CSS pixel; the closest zoom is 16 CSS pixels per
-//! cell, or the fitted size if the window is larger still.
+//! cell, or the fitted size if the window is larger still. The arithmetic is the shared
+//! [`crate::zoom`]'s, over the circuit's grid; this module names it in cells ([`Pos`]).
 
 use engine::racetrack::{Circuit, Pos};
+
+use crate::zoom::{self, Stage};
 
 /// The closest zoom, in CSS pixels per cell.
 pub const MAX_CSS_SCALE: f64 = 16.0;
@@ -30,123 +33,98 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// The frame showing the circuit's grid, zoomable from one buffer pixel per cell.
+    fn stage(&self) -> Stage {
+        Stage {
+            width: self.width,
+            height: self.height,
+            ratio: self.ratio,
+            cols: Circuit::WIDTH as u32,
+            rows: Circuit::HEIGHT as u32,
+            closest: MAX_CSS_SCALE,
+            farthest: 0.0,
+        }
+    }
+
     /// The largest scale that shows the whole circuit.
     pub fn fit_scale(&self) -> u32 {
-        (self.width / Circuit::WIDTH as u32)
-            .min(self.height / Circuit::HEIGHT as u32)
-            .max(1)
+        self.stage().fit_scale()
     }
 
     /// The scale of "1:1": one cell per CSS pixel.
     pub fn one_scale(&self) -> u32 {
-        (self.ratio.round() as u32).max(1)
+        self.stage().one_scale()
     }
 
     /// The closest zoom allowed.
     pub fn max_scale(&self) -> u32 {
-        ((MAX_CSS_SCALE * self.ratio).round() as u32).max(self.fit_scale())
+        self.stage().max_scale()
+    }
+}
+
+impl From<zoom::View> for View {
+    fn from(v: zoom::View) -> View {
+        View {
+            scale: v.scale,
+            left: v.left,
+            top: v.top,
+        }
     }
 }
 
 impl View {
+    fn shared(self) -> zoom::View {
+        zoom::View {
+            scale: self.scale,
+            left: self.left,
+            top: self.top,
+        }
+    }
+
     /// The circuit centred at `scale` (clamped to the allowed range).
     pub fn centred(frame: Frame, scale: u32) -> View {
-        let scale = scale.clamp(1, frame.max_scale());
-        View {
-            scale,
-            left: (frame.width as i32 - Circuit::WIDTH * scale as i32) / 2,
-            top: (frame.height as i32 - Circuit::HEIGHT * scale as i32) / 2,
-        }
+        zoom::View::centred(frame.stage(), scale).into()
     }
 
     /// The whole circuit, as large as fits.
     pub fn fit(frame: Frame) -> View {
-        View::centred(frame, frame.fit_scale())
+        zoom::View::fit(frame.stage()).into()
     }
 
     /// The cell under buffer point `(x, y)`; it may be off the grid.
     pub fn cell_at(&self, x: f64, y: f64) -> Pos {
-        let s = f64::from(self.scale);
-        Pos::new(
-            ((x - f64::from(self.left)) / s).floor() as i32,
-            ((y - f64::from(self.top)) / s).floor() as i32,
-        )
+        let (col, row) = self.shared().square_at(x, y);
+        Pos::new(col, row)
     }
 
     /// The buffer point at the centre of `cell`.
     pub fn centre_of(&self, cell: Pos) -> (f64, f64) {
-        let s = f64::from(self.scale);
-        (
-            f64::from(self.left) + (f64::from(cell.x) + 0.5) * s,
-            f64::from(self.top) + (f64::from(cell.y) + 0.5) * s,
-        )
+        self.shared().centre_of(cell.x, cell.y)
     }
 
     /// Zooms to `scale` keeping the circuit point under buffer point `anchor` where it is.
     pub fn zoom_to(&self, frame: Frame, scale: u32, anchor: (f64, f64)) -> View {
-        let scale = scale.clamp(1, frame.max_scale());
-        let ratio = f64::from(scale) / f64::from(self.scale);
-        let left = anchor.0 - (anchor.0 - f64::from(self.left)) * ratio;
-        let top = anchor.1 - (anchor.1 - f64::from(self.top)) * ratio;
-        View {
-            scale,
-            left: left.round() as i32,
-            top: top.round() as i32,
-        }
-        .clamped(frame)
+        self.shared().zoom_to(frame.stage(), scale, anchor).into()
     }
 
     /// One zoom step in (`steps > 0`) or out, about `anchor`: about 25 % per step, and always
     /// at least one buffer pixel per cell.
     pub fn zoom_steps(&self, frame: Frame, steps: i32, anchor: (f64, f64)) -> View {
-        let mut scale = self.scale;
-        for _ in 0..steps.unsigned_abs() {
-            scale = if steps > 0 {
-                (scale + 1).max((f64::from(scale) * 1.25).round() as u32)
-            } else {
-                scale
-                    .saturating_sub(1)
-                    .min((f64::from(scale) / 1.25).round() as u32)
-                    .max(1)
-            };
-        }
-        self.zoom_to(frame, scale, anchor)
+        self.shared()
+            .zoom_steps(frame.stage(), steps, anchor)
+            .into()
     }
 
     /// Shows `cell` in the middle of the frame at `scale` or closer.
     pub fn focus(&self, frame: Frame, cell: Pos, scale: u32) -> View {
-        let scale = scale.max(self.scale).clamp(1, frame.max_scale());
-        let s = scale as i32;
-        View {
-            scale,
-            left: frame.width as i32 / 2 - cell.x * s - s / 2,
-            top: frame.height as i32 / 2 - cell.y * s - s / 2,
-        }
-        .clamped(frame)
+        self.shared()
+            .focus(frame.stage(), cell.x, cell.y, scale)
+            .into()
     }
 
     /// Moves the drawing by `(dx, dy)` buffer pixels.
     pub fn pan(&self, frame: Frame, dx: f64, dy: f64) -> View {
-        View {
-            left: self.left + dx.round() as i32,
-            top: self.top + dy.round() as i32,
-            ..*self
-        }
-        .clamped(frame)
-    }
-
-    /// Keeps at least a quarter of the frame (or the whole circuit, if smaller) showing circuit.
-    fn clamped(self, frame: Frame) -> View {
-        let keep = |extent: i32, side: i32, origin: i32| {
-            let margin = (side / 4).min(extent);
-            origin.clamp(margin - extent, side - margin)
-        };
-        let s = self.scale as i32;
-        View {
-            left: keep(Circuit::WIDTH * s, frame.width as i32, self.left),
-            top: keep(Circuit::HEIGHT * s, frame.height as i32, self.top),
-            ..self
-        }
+        self.shared().pan(frame.stage(), dx, dy).into()
     }
 }
 

@@ -28,9 +28,7 @@ use crate::editor::tool::{self, Command, Keys, Tool};
 use crate::editor::view::{Frame, View};
 use crate::editor::{browser, render};
 use crate::workers::racetrack::{RacetrackWorker, Request, RequestId, Response, SolvedLap};
-
-/// Wheel scrolling (CSS pixels) per zoom step.
-const WHEEL_STEP: f64 = 60.0;
+use crate::zoom::Wheel;
 
 /// The sample shown to a first-time visitor: the first conforming one.
 fn default_sample() -> &'static Sample {
@@ -138,7 +136,7 @@ pub struct Editor {
     drag: Option<Drag>,
     touches: HashMap<i32, (f64, f64)>,
     /// Wheel scrolling not yet turned into zoom steps.
-    wheel: f64,
+    wheel: Wheel,
     space: bool,
     selection: Option<Rect>,
     floating: Option<Floating>,
@@ -190,7 +188,7 @@ impl Component for Editor {
             hover: None,
             drag: None,
             touches: HashMap::new(),
-            wheel: 0.0,
+            wheel: Wheel::default(),
             space: false,
             selection: None,
             floating: None,
@@ -229,16 +227,12 @@ impl Component for Editor {
                 let (Some(frame), Some(view)) = (self.frame, self.view) else {
                     return false;
                 };
-                // Touchpads send many small deltas, wheels a few large ones: zoom one step per
-                // WHEEL_STEP of accumulated scrolling either way.
-                self.wheel += e.delta_y();
-                let steps = -(self.wheel / WHEEL_STEP).trunc();
-                if steps == 0.0 {
+                let steps = self.wheel.steps(e.delta_y());
+                if steps == 0 {
                     return false;
                 }
-                self.wheel -= -steps * WHEEL_STEP;
                 let anchor = self.buffer_point(number(e.offset_x()), number(e.offset_y()));
-                self.view = Some(view.zoom_steps(frame, steps as i32, anchor));
+                self.view = Some(view.zoom_steps(frame, steps, anchor));
                 true
             }
             Msg::KeyDown(e) => self.key_down(ctx, &e),

@@ -13,10 +13,12 @@ use engine::soccer::game::Game;
 use engine::soccer::record::Record;
 use engine::soccer::search::MAX_LEVEL;
 use engine::soccer::{Dir, Outcome, Point, Side};
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{
+    HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlTextAreaElement, PointerEvent, WheelEvent,
+};
 use yew::prelude::*;
 
 use crate::canvas::{Surface, annotate};
@@ -25,6 +27,7 @@ use crate::geometry::FieldView;
 use crate::monitor::SerialMonitor;
 use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, BoardSetup, Boards};
+use crate::soccer::camera::{Camera, Touchdown};
 use crate::soccer::keys::{KeyAction, key_action};
 use crate::soccer::players::{
     Delivery, EngineLink, EnginePlayer, Human, Player, PlayerKind, TurnRequest,
@@ -41,8 +44,6 @@ const PRESETS: [(u8, u8); 2] = [(8, 10), (10, 8)];
 const TICK_MS: u32 = 40;
 /// An animated turn takes at most this many ticks, however many steps it has.
 const ANIMATION_TICKS: usize = 16;
-/// The zoom factors the + and − buttons go through.
-const ZOOMS: [f64; 9] = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0];
 /// The engine level of the "suggest a turn" button.
 const SUGGEST_LEVEL: u8 = 4;
 
@@ -116,6 +117,12 @@ pub enum Msg {
     Forfeit(Side, Outcome),
     Key(KeyboardEvent),
     Click(MouseEvent),
+    PointerDown(PointerEvent),
+    PointerMove(PointerEvent),
+    PointerUp(PointerEvent),
+    Wheel(WheelEvent),
+    /// The space bar went down (`true`) or up: held, any drag pans.
+    Space(bool),
     Tick,
     Resized,
     ScrubTo(usize),
@@ -145,14 +152,17 @@ pub struct Soccer {
     record_text: String,
     load_error: Option<String>,
     notice: Option<String>,
-    zoom: usize,
     link: Rc<EngineLink>,
     /// The boards that may take a side (ports, emulated boards) and their serial log.
     boards: Boards,
     canvas: NodeRef,
-    scroller: NodeRef,
-    /// The layout of the last drawing, to turn clicks into points.
-    view: Cell<Option<FieldView>>,
+    /// The field's zoom and pan, and the layout of the last drawing (to turn clicks into
+    /// points).
+    camera: Camera,
+    /// Where the pointer last was over the canvas, in buffer pixels.
+    hover: Option<(f64, f64)>,
+    /// The wheel, space bar and blur listeners (the wheel one must be able to cancel).
+    listeners: Vec<EventListener>,
     /// Set when the canvas must be drawn again after the next render.
     dirty: Cell<bool>,
     focus_board: Cell<bool>,
@@ -185,14 +195,14 @@ impl Component for Soccer {
             record_text: String::new(),
             load_error: None,
             notice: None,
-            zoom: 0,
             link: Rc::new(EngineLink::spawn(
                 ctx.link().callback(|()| Msg::EngineReady),
             )),
             boards: Boards::new(),
             canvas: NodeRef::default(),
-            scroller: NodeRef::default(),
-            view: Cell::new(None),
+            camera: Camera::default(),
+            hover: None,
+            listeners: Vec::new(),
             dirty: Cell::new(true),
             focus_board: Cell::new(false),
             _tick: tick,
@@ -256,9 +266,24 @@ impl Component for Soccer {
                 match action {
                     KeyAction::Step(dir) => self.human_step(ctx, dir),
                     KeyAction::TakeBack => self.take_back(),
+                    KeyAction::Zoom(steps) => self.camera.zoom(steps),
                 }
             }
-            Msg::Click(event) => self.click(ctx, &event),
+            Msg::Click(event) => {
+                if !self.camera.click_plays() {
+                    return false;
+                }
+                self.click(ctx, &event);
+            }
+            Msg::PointerDown(event) => return self.pointer_down(&event),
+            Msg::PointerMove(event) => return self.pointer_move(&event),
+            Msg::PointerUp(event) => return self.pointer_up(&event),
+            Msg::Wheel(event) => return self.wheel(&event),
+            Msg::Space(down) => {
+                self.camera.hold_space(down);
+                self.show_cursor();
+                return false;
+            }
             Msg::Tick => return self.tick(ctx),
             Msg::Resized => self.dirty.set(true),
             Msg::ScrubTo(turns) => self.scrub_to(turns),
@@ -287,14 +312,7 @@ impl Component for Soccer {
                     download(&text);
                 }
             }
-            Msg::Zoom(delta) => {
-                self.zoom = match delta {
-                    0 => 0,
-                    d if d < 0 => self.zoom.saturating_sub(1),
-                    _ => (self.zoom + 1).min(ZOOMS.len() - 1),
-                };
-                self.dirty.set(true);
-            }
+            Msg::Zoom(steps) => self.camera.zoom(steps),
         }
         self.dirty.set(true);
         true
@@ -309,7 +327,10 @@ impl Component for Soccer {
         }
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        if first_render {
+            self.listen(ctx);
+        }
         if self.dirty.replace(false) {
             self.draw();
         }
@@ -522,8 +543,10 @@ impl Soccer {
     }
 
     fn click(&mut self, ctx: &Context<Self>, event: &MouseEvent) {
-        let (Some(canvas), Some(view)) = (self.canvas.cast::<HtmlCanvasElement>(), self.view.get())
-        else {
+        let (Some(canvas), Some(view)) = (
+            self.canvas.cast::<HtmlCanvasElement>(),
+            self.camera.layout(),
+        ) else {
             return;
         };
         let _ = canvas.focus();
@@ -531,11 +554,7 @@ impl Soccer {
             return;
         }
         let Some(live) = &self.live else { return };
-        let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-        let (px, py) = (
-            css_px(event.offset_x()) * scale,
-            css_px(event.offset_y()) * scale,
-        );
+        let (px, py) = self.buffer_point(event);
         let Some(point) = point_near(&view, px, py) else {
             return;
         };
@@ -695,13 +714,14 @@ impl Soccer {
 
     // ----- drawing --------------------------------------------------------------------------
 
-    fn draw(&self) {
+    fn draw(&mut self) {
         let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
             return;
         };
         let Some(surface) = Surface::prepare(&canvas) else {
             return;
         };
+        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let preview;
         let referee = match self.shown() {
             Some(referee) => referee,
@@ -744,15 +764,22 @@ impl Soccer {
             targets: &targets,
             suggestion,
         };
-        let view = paint(&surface, &scene);
-        self.view.set(Some(view));
-        let (x0, y0) = view.point(0, 0);
-        let (bx, by) = view.point(ball.x, ball.y);
+        let stage = FieldView::stage(
+            field.width(),
+            field.length(),
+            surface.width,
+            surface.height,
+            ratio,
+        );
+        let layout = self.camera.shoot(stage, ball);
+        paint(&surface, &scene, layout);
+        let (x0, y0) = layout.point(0, 0);
+        let (bx, by) = layout.point(ball.x, ball.y);
         annotate(&canvas, "field", field);
-        annotate(&canvas, "square", view.square());
+        annotate(&canvas, "square", layout.square());
         annotate(&canvas, "origin", format!("{x0},{y0}"));
         annotate(&canvas, "ball", format!("{bx},{by}"));
-        self.keep_in_view(&canvas, bx, by);
+        annotate(&canvas, "zoom", self.camera.label());
     }
 
     /// The field of the canvas' last drawing (kept while the size typed is not a field).
@@ -766,31 +793,149 @@ impl Soccer {
             .unwrap_or_else(|| Field::new(DEFAULT.0, DEFAULT.1).expect("8×10 is a legal field"))
     }
 
-    /// When zoomed in, scrolls so the ball stays in sight.
-    fn keep_in_view(&self, canvas: &HtmlCanvasElement, bx: i32, by: i32) {
-        let Some(scroller) = self.scroller.cast::<HtmlElement>() else {
+    // ----- zoom and pan ---------------------------------------------------------------------
+
+    /// Listens where yew cannot: the wheel (not passive, so it zooms instead of scrolling the
+    /// page) and the space bar held anywhere but in a form field.
+    fn listen(&mut self, ctx: &Context<Self>) {
+        let Some(window) = web_sys::window() else {
             return;
         };
-        if self.zoom == 0 {
+        let active = EventListenerOptions::enable_prevent_default();
+        if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
+            let link = ctx.link().clone();
+            self.listeners.push(EventListener::new_with_options(
+                &canvas,
+                "wheel",
+                active,
+                move |e| {
+                    if let Some(e) = e.dyn_ref::<WheelEvent>() {
+                        link.send_message(Msg::Wheel(e.clone()));
+                    }
+                },
+            ));
+        }
+        for (kind, down) in [("keydown", true), ("keyup", false)] {
+            let link = ctx.link().clone();
+            self.listeners.push(EventListener::new_with_options(
+                &window,
+                kind,
+                active,
+                move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if e.key() != " " {
+                        return;
+                    }
+                    let tag = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<HtmlElement>().ok())
+                        .map(|el| el.tag_name());
+                    // Space types in fields and presses buttons; elsewhere it is held to pan.
+                    if matches!(
+                        tag.as_deref(),
+                        Some("INPUT" | "SELECT" | "TEXTAREA" | "BUTTON")
+                    ) {
+                        return;
+                    }
+                    e.prevent_default();
+                    if !(down && e.repeat()) {
+                        link.send_message(Msg::Space(down));
+                    }
+                },
+            ));
+        }
+        let link = ctx.link().clone();
+        self.listeners
+            .push(EventListener::new(&window, "blur", move |_| {
+                link.send_message(Msg::Space(false))
+            }));
+    }
+
+    /// The canvas buffer point of a mouse or pointer event's offset (CSS pixels).
+    fn buffer_point(&self, event: &MouseEvent) -> (f64, f64) {
+        let scale = self.canvas.cast::<HtmlCanvasElement>().map_or(1.0, |c| {
+            f64::from(c.width()) / f64::from(c.client_width().max(1))
+        });
+        (
+            css_px(event.offset_x()) * scale,
+            css_px(event.offset_y()) * scale,
+        )
+    }
+
+    /// Whether a click at buffer point `point` would step the ball (a drag from there is a
+    /// click, unless the space bar is held).
+    fn on_target(&self, point: (f64, f64)) -> bool {
+        let (Some(layout), Some(live)) = (self.camera.layout(), &self.live) else {
+            return false;
+        };
+        self.local_turn()
+            && point_near(&layout, point.0, point.1)
+                .is_some_and(|p| dir_between(live.referee.game().ball(), p).is_some())
+    }
+
+    /// Shows what a press where the pointer is would do, in the canvas' `data-pan` (which the
+    /// style sheet turns into a cursor): set on the element, not through a render.
+    fn show_cursor(&self) {
+        let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
             return;
+        };
+        let on_target = self.hover.is_some_and(|at| self.on_target(at));
+        annotate(&canvas, "pan", self.camera.cursor(on_target).name());
+    }
+
+    fn wheel(&mut self, event: &WheelEvent) -> bool {
+        event.prevent_default();
+        let ctrl = event.ctrl_key() || event.meta_key();
+        let at = self.buffer_point(event);
+        let zoomed = self
+            .camera
+            .wheel(event.delta_y(), event.delta_mode(), ctrl, at);
+        if zoomed {
+            self.draw();
         }
-        let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-        let (x, y) = (f64::from(bx) / scale, f64::from(by) / scale);
-        let (left, top) = (
-            css_px(scroller.scroll_left()),
-            css_px(scroller.scroll_top()),
-        );
-        let (w, h) = (
-            f64::from(scroller.client_width()),
-            f64::from(scroller.client_height()),
-        );
-        let margin = 0.2;
-        if x < left + w * margin || x > left + w * (1.0 - margin) {
-            scroller.set_scroll_left((x - w / 2.0) as _);
+        // The zoom label in the toolbar follows.
+        zoomed
+    }
+
+    fn pointer_down(&mut self, event: &PointerEvent) -> bool {
+        let at = self.buffer_point(event);
+        if let Some(canvas) = self.canvas.cast::<HtmlElement>() {
+            let _ = canvas.focus();
+            let _ = canvas.set_pointer_capture(event.pointer_id());
         }
-        if y < top + h * margin || y > top + h * (1.0 - margin) {
-            scroller.set_scroll_top((y - h / 2.0) as _);
+        if event.button() == 1 {
+            // Not the browser's autoscroll: the middle button pans.
+            event.prevent_default();
         }
+        self.camera.down(Touchdown {
+            pointer: event.pointer_id(),
+            at,
+            button: event.button(),
+            touch: event.pointer_type() == "touch",
+            on_target: self.on_target(at),
+        });
+        false
+    }
+
+    fn pointer_move(&mut self, event: &PointerEvent) -> bool {
+        let at = self.buffer_point(event);
+        let moved = self.camera.moved(event.pointer_id(), at);
+        self.hover = Some(at);
+        self.show_cursor();
+        if moved {
+            // Only the canvas changed (a pinch's zoom label follows when it ends).
+            self.draw();
+        }
+        false
+    }
+
+    fn pointer_up(&mut self, event: &PointerEvent) -> bool {
+        self.camera.up(event.pointer_id());
+        self.show_cursor();
+        // The zoom label follows a pinch.
+        true
     }
 
     // ----- the page -------------------------------------------------------------------------
@@ -945,13 +1090,7 @@ impl Soccer {
             .shown()
             .filter(|r| r.outcome().is_none())
             .map(|r| r.to_move().name());
-        let zoom = ZOOMS[self.zoom];
-        let canvas_style = (self.zoom > 0).then(|| {
-            format!(
-                "width: {}%; height: calc({zoom} * var(--soccer-board-height));",
-                zoom * 100.0
-            )
-        });
+        let zoom = self.camera.label();
         let field_label = self.shown().map_or_else(
             || format!("{}×{}", self.width, self.length),
             |r| r.field().to_string(),
@@ -960,21 +1099,24 @@ impl Soccer {
             <section class="stage soccer-stage">
                 { self.view_status() }
                 { self.view_result() }
-                <div class="soccer-scroller" ref={self.scroller.clone()}>
+                <div class="soccer-scroller">
                     <canvas ref={self.canvas.clone()} class="board-canvas soccer-board" tabindex="0"
                             data-testid="soccer-board" data-state={state} data-legal={legal}
                             data-to-move={to_move}
-                            style={canvas_style}
-                            aria-label={format!("Paper Soccer field {field_label}: digits 0–7 or a click step the ball, Backspace takes a step back")}
+                            aria-label={format!("Paper Soccer field {field_label}: digits 0–7 or a click step the ball, Backspace takes a step back; the wheel or + and − zoom, dragging the paper (or anything with the space bar held) pans")}
                             onkeydown={link.callback(Msg::Key)}
-                            onclick={link.callback(Msg::Click)} />
+                            onclick={link.callback(Msg::Click)}
+                            onpointerdown={link.callback(Msg::PointerDown)}
+                            onpointermove={link.callback(Msg::PointerMove)}
+                            onpointerup={link.callback(Msg::PointerUp)}
+                            onpointercancel={link.callback(Msg::PointerUp)} />
                 </div>
                 <div class="soccer-toolbar">
                     <div class="soccer-zoom" role="group" aria-label="Zoom">
                         <button type="button" class="chip" title="Zoom out" data-testid="zoom-out"
                                 onclick={link.callback(|_| Msg::Zoom(-1))}>{ "−" }</button>
                         <button type="button" class="chip" title="Fit the field" data-testid="zoom-fit"
-                                onclick={link.callback(|_| Msg::Zoom(0))}>{ format!("{zoom}×") }</button>
+                                onclick={link.callback(|_| Msg::Zoom(0))}>{ zoom }</button>
                         <button type="button" class="chip" title="Zoom in" data-testid="zoom-in"
                                 onclick={link.callback(|_| Msg::Zoom(1))}>{ "+" }</button>
                     </div>

@@ -1,6 +1,6 @@
 //! Keys that play: the protocol's digits `0`–`7` as they are, the numeric keypad by its layout
 //! (`8` up, `9` up-right, … `7` up-left, as the keys sit around `5`), the arrow keys, and
-//! Backspace to take back a step.
+//! Backspace to take back a step; `+` and `-` (on the keypad too) zoom the field.
 
 use engine::soccer::Dir;
 
@@ -9,6 +9,8 @@ use engine::soccer::Dir;
 pub enum KeyAction {
     Step(Dir),
     TakeBack,
+    /// Zoom steps: `1` in, `-1` out.
+    Zoom(i32),
 }
 
 /// The action of a key, from the event's `key` (the character) and `code` (the physical key).
@@ -24,12 +26,16 @@ pub fn key_action(key: &str, code: &str) -> Option<KeyAction> {
             "1" => Dir::SW,
             "4" => Dir::W,
             "7" => Dir::NW,
+            "Add" => return Some(KeyAction::Zoom(1)),
+            "Subtract" => return Some(KeyAction::Zoom(-1)),
             _ => return None,
         };
         return Some(KeyAction::Step(dir));
     }
     let dir = match key {
         "Backspace" => return Some(KeyAction::TakeBack),
+        "+" | "=" => return Some(KeyAction::Zoom(1)),
+        "-" | "_" => return Some(KeyAction::Zoom(-1)),
         "ArrowUp" => Dir::N,
         "ArrowRight" => Dir::E,
         "ArrowDown" => Dir::S,
@@ -81,5 +87,14 @@ mod tests {
             key_action("Backspace", "Backspace"),
             Some(KeyAction::TakeBack)
         );
+    }
+
+    #[test]
+    fn plus_and_minus_zoom() {
+        assert_eq!(key_action("+", "Equal"), Some(KeyAction::Zoom(1)));
+        assert_eq!(key_action("=", "Equal"), Some(KeyAction::Zoom(1)));
+        assert_eq!(key_action("-", "Minus"), Some(KeyAction::Zoom(-1)));
+        assert_eq!(key_action("+", "NumpadAdd"), Some(KeyAction::Zoom(1)));
+        assert_eq!(key_action("-", "NumpadSubtract"), Some(KeyAction::Zoom(-1)));
     }
 }
