@@ -287,3 +287,46 @@ test('a click (even with a little wobble) still steps the ball, and keys still p
     await close();
   }
 });
+
+test('on a touch screen two fingers pinch about their middle and one finger on the paper pans', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await start(page, 30, 40);
+    const before = await layout(page);
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type, touchPoints) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+    // Around a point off the ball's, fingers 100 px apart spread to 200 px: twice as big.
+    const [cx, cy] = before.page(...before.at(11.5, 24.5));
+    const under = before.field(...before.buffer(cx, cy));
+    await touch('touchStart', [
+      { x: cx - 50, y: cy, id: 1 },
+      { x: cx + 50, y: cy, id: 2 },
+    ]);
+    for (let i = 1; i <= 5; i += 1) {
+      await touch('touchMove', [
+        { x: cx - 50 - 10 * i, y: cy, id: 1 },
+        { x: cx + 50 + 10 * i, y: cy, id: 2 },
+      ]);
+    }
+    await touch('touchEnd', []);
+    await page.waitForFunction((s) => document.querySelector(s).dataset.zoom === '2×', BOARD);
+    const pinched = await layout(page);
+    assert.equal(pinched.square, 2 * before.square);
+    const [bx, by] = pinched.at(...under);
+    const [px, py] = pinched.buffer(cx, cy);
+    assert.ok(Math.hypot(bx - px, by - py) <= 2, `the point between the fingers moved to ${bx},${by}`);
+    // One finger from the middle of a square drags the field.
+    const [fx, fy] = pinched.page(...pinched.at(12.5, 22.5));
+    await touch('touchStart', [{ x: fx, y: fy, id: 3 }]);
+    for (let i = 1; i <= 5; i += 1) await touch('touchMove', [{ x: fx + 10 * i, y: fy + 6 * i, id: 3 }]);
+    await touch('touchEnd', []);
+    await changed(page, 'origin', pinched.origin);
+    const [x0, y0] = pair(pinched.origin);
+    const [x1, y1] = pair((await layout(page)).origin);
+    assert.deepEqual([x1 - x0, y1 - y0], [50, 30]);
+    assert.equal(await record(page), '30x40 red:');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
