@@ -131,3 +131,37 @@ fn the_play_command_on_one_port_against_the_referee_on_another() {
     let out = wait(player, LIMIT);
     assert_success(&out);
 }
+
+#[test]
+fn the_line_settings_reach_the_port() {
+    let mut referee = Pty::new();
+    let player = spawn(quadrille(&[
+        "soccer",
+        "play",
+        "--port",
+        &referee.path,
+        "--engine-level",
+        "0",
+        "--data-bits",
+        "7",
+        "--parity",
+        "odd",
+        "--stop-bits",
+        "1",
+        "--flow-control",
+        "hardware",
+    ]));
+    referee.write(b"w\x08\nl\x0a\ncr\n{}\n");
+    digits(&referee.read_until(b"}\n", READ));
+    // A Linux pseudo-terminal reports 8 data bits and no parity whatever it is asked for.
+    assert_eq!(
+        referee.slave.stop_bits().unwrap(),
+        serialport::StopBits::One
+    );
+    assert_eq!(
+        referee.slave.flow_control().unwrap(),
+        serialport::FlowControl::Hardware
+    );
+    drop(referee);
+    assert_success(&wait(player, LIMIT));
+}

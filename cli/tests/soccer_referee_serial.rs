@@ -115,3 +115,42 @@ fn a_board_sending_a_closing_brace_first_loses_by_illegal_step_and_the_log_shows
     assert!(log.contains("from red  4}\\n"), "{log}");
     assert!(log.contains("`}` without a preceding `{`"), "{log}");
 }
+
+#[test]
+fn every_line_setting_of_the_spec_reaches_the_serial_port() {
+    let mut board = Pty::new();
+    let referee = spawn_referee(&[
+        "--red",
+        "engine:0",
+        "--blue",
+        &board.path,
+        "--starter",
+        "blue",
+        "--turn-ms",
+        "250",
+        "--baud",
+        "9600",
+        "--data-bits",
+        "7",
+        "--parity",
+        "even",
+        "--stop-bits",
+        "1",
+        "--flow-control",
+        "software",
+    ]);
+    let set_up = b"w\x08\nl\x0a\ncb\n{}\n";
+    assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    // The referee configured the terminal; its other end (held by the test) sees the settings.
+    // A Linux pseudo-terminal always reports 8 data bits and no parity whatever it is asked
+    // for, so only the stop bits and the flow control can be read back here.
+    use serialport::SerialPort;
+    let slave = &board.slave;
+    assert_eq!(slave.stop_bits().unwrap(), serialport::StopBits::One);
+    assert_eq!(
+        slave.flow_control().unwrap(),
+        serialport::FlowControl::Software
+    );
+    let lines = stdout_lines(&wait(referee, LIMIT));
+    assert_eq!(lines, vec!["8x10 blue: # red timeout".to_string()]);
+}

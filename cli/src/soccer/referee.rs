@@ -17,7 +17,7 @@ use engine::soccer::Side;
 use engine::soccer::referee::{self, End, Referee, RefereeEvent, Settings};
 
 use super::players::PlayerSpec;
-use crate::transport::serial::{LineSettings, StopBits};
+use crate::transport::serial::{DataBits, FlowControl, LineSettings, Parity, StopBits};
 use crate::transport::{Hub, Incoming};
 
 /// Who kicks off each game.
@@ -62,8 +62,16 @@ pub struct Args {
     record: Option<PathBuf>,
     #[arg(long, default_value_t = 115_200)]
     baud: u32,
+    /// Data bits, parity, stop bits and flow control of serial ports: settings, as spec §4 says;
+    /// the defaults are the contest referee's (8 data bits, no parity, 2 stop bits, none).
+    #[arg(long, value_enum, default_value = "8")]
+    data_bits: DataBits,
+    #[arg(long, value_enum, default_value = "none")]
+    parity: Parity,
     #[arg(long, value_enum, default_value = "2")]
     stop_bits: StopBits,
+    #[arg(long, value_enum, default_value = "none")]
+    flow_control: FlowControl,
     /// Write every byte exchanged, with its direction and time, to this file.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -86,7 +94,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut rng = SplitMix64::new(seed);
     let line = LineSettings {
         baud: args.baud,
+        data_bits: args.data_bits,
+        parity: args.parity,
         stop_bits: args.stop_bits,
+        flow_control: args.flow_control,
     };
     let mut log = Log::open(args.log.as_deref())?;
     let mut records = match &args.record {

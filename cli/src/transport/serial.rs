@@ -6,21 +6,56 @@ use anyhow::Context;
 
 use super::Connection;
 
-/// Line settings: 8 data bits, no parity, no flow control are fixed by the spec; the speed and
-/// the stop bits are settings (contest defaults: 115200 baud, 2 stop bits).
+/// Line settings. Spec §4 gives the contest's referee defaults (115200 baud, 8 data bits, no
+/// parity, 2 stop bits, no flow control) and says all of them are settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineSettings {
     pub baud: u32,
+    pub data_bits: DataBits,
+    pub parity: Parity,
     pub stop_bits: StopBits,
+    pub flow_control: FlowControl,
 }
 
 impl Default for LineSettings {
     fn default() -> Self {
         LineSettings {
             baud: 115_200,
+            data_bits: DataBits::Eight,
+            parity: Parity::None,
             stop_bits: StopBits::Two,
+            flow_control: FlowControl::None,
         }
     }
+}
+
+/// The bits of one character, as `--data-bits 5|6|7|8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DataBits {
+    #[value(name = "5")]
+    Five,
+    #[value(name = "6")]
+    Six,
+    #[value(name = "7")]
+    Seven,
+    #[value(name = "8")]
+    Eight,
+}
+
+/// The parity bit, as `--parity none|odd|even`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Parity {
+    None,
+    Odd,
+    Even,
+}
+
+/// Flow control, as `--flow-control none|software|hardware` (XON/XOFF or RTS/CTS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FlowControl {
+    None,
+    Software,
+    Hardware,
 }
 
 /// The number of stop bits, as `--stop-bits 1|2`.
@@ -39,13 +74,26 @@ const POLL: Duration = Duration::from_millis(50);
 /// Opens `path` with `settings`, split into a reader and a writer half.
 pub fn open(path: &str, settings: LineSettings) -> anyhow::Result<Connection> {
     let port = serialport::new(path, settings.baud)
-        .data_bits(serialport::DataBits::Eight)
-        .parity(serialport::Parity::None)
+        .data_bits(match settings.data_bits {
+            DataBits::Five => serialport::DataBits::Five,
+            DataBits::Six => serialport::DataBits::Six,
+            DataBits::Seven => serialport::DataBits::Seven,
+            DataBits::Eight => serialport::DataBits::Eight,
+        })
+        .parity(match settings.parity {
+            Parity::None => serialport::Parity::None,
+            Parity::Odd => serialport::Parity::Odd,
+            Parity::Even => serialport::Parity::Even,
+        })
         .stop_bits(match settings.stop_bits {
             StopBits::One => serialport::StopBits::One,
             StopBits::Two => serialport::StopBits::Two,
         })
-        .flow_control(serialport::FlowControl::None)
+        .flow_control(match settings.flow_control {
+            FlowControl::None => serialport::FlowControl::None,
+            FlowControl::Software => serialport::FlowControl::Software,
+            FlowControl::Hardware => serialport::FlowControl::Hardware,
+        })
         .timeout(POLL)
         .open_native()
         .with_context(|| format!("{path}: cannot open the serial port"))?;
