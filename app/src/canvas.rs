@@ -1,12 +1,31 @@
 //! Browser glue for sharp canvases: size the buffer to CSS size × devicePixelRatio, and redraw
 //! when the window is resized or zoomed.
 
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
 use crate::geometry::buffer_size;
+
+/// Calls `on_wheel` with every wheel event over `canvas`, from a listener that is not passive,
+/// so that the handler can keep the wheel (and a touchpad pinch) from scrolling or zooming the
+/// page: on a zoomable canvas the wheel zooms the drawing.
+pub fn wheel_listener(
+    canvas: &HtmlCanvasElement,
+    on_wheel: impl Fn(WheelEvent) + 'static,
+) -> EventListener {
+    EventListener::new_with_options(
+        canvas,
+        "wheel",
+        EventListenerOptions::enable_prevent_default(),
+        move |e| {
+            if let Some(e) = e.dyn_ref::<WheelEvent>() {
+                on_wheel(e.clone());
+            }
+        },
+    )
+}
 
 /// A canvas ready to draw on, in buffer pixels.
 pub struct Surface {

@@ -6,21 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { launch, openPage, pair, pixel, rgba, visit } from '../lib/harness.mjs';
+import { DIRS } from '../lib/fake_serial.mjs';
 
 const BOARD = '[data-testid="soccer-board"]';
 const GRID = rgba('#d8e0ec');
 const PAPER = rgba('#fdfcf7');
-// Field steps of the protocol's digits.
-const DELTA = [
-  [0, -1],
-  [1, -1],
-  [1, 0],
-  [1, 1],
-  [0, 1],
-  [-1, 1],
-  [-1, 0],
-  [-1, -1],
-];
 
 let browser;
 before(async () => {
@@ -245,7 +235,7 @@ test('a click (even with a little wobble) still steps the ball, and keys still p
     // A plain click on the point south of the ball: red steps 4.
     l = await layout(page);
     const step = async (digit, wobble) => {
-      const [dx, dy] = DELTA[digit];
+      const [dx, dy] = DIRS[digit];
       const [bx, by] = l.field(...l.ball);
       const [px, py] = l.page(...l.at(bx + dx, by + dy));
       await page.mouse.move(px, py);

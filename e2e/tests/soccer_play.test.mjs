@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
 import { launch, openPage, pair, visit } from '../lib/harness.mjs';
+import { DIRS } from '../lib/fake_serial.mjs';
 
 const BOARD = '[data-testid="soccer-board"]';
 // Red attacks the bottom goal (4 is south), blue the top one (0 is north).
@@ -14,16 +15,6 @@ const PREFERENCE = {
   red: ['4', '3', '5', '2', '6', '1', '7', '0'],
   blue: ['0', '1', '7', '2', '6', '3', '5', '4'],
 };
-const DELTA = [
-  [0, -1],
-  [1, -1],
-  [1, 0],
-  [1, 1],
-  [0, 1],
-  [-1, 1],
-  [-1, 0],
-  [-1, -1],
-];
 
 // The judge: the built `quadrille` (QUADRILLE_BIN), or built here once with cargo.
 let quadrille;
@@ -97,7 +88,7 @@ async function playOut(page, how, maxSteps = 5000) {
     } else {
       const [bx, by] = pair(state.ball);
       const square = Number(state.square);
-      const [dx, dy] = DELTA[Number(digit)];
+      const [dx, dy] = DIRS[Number(digit)];
       const ratio = await page.evaluate(() => window.devicePixelRatio);
       await page.click(BOARD, {
         position: { x: (bx + dx * square) / ratio, y: (by + dy * square) / ratio },

@@ -518,17 +518,10 @@ impl Editor {
             }));
         if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
             let link = ctx.link().clone();
-            // Not passive: the wheel zooms the circuit instead of scrolling the page.
-            self.listeners.push(EventListener::new_with_options(
-                &canvas,
-                "wheel",
-                active,
-                move |e| {
-                    if let Some(e) = e.dyn_ref::<WheelEvent>() {
-                        link.send_message(Msg::Wheel(e.clone()));
-                    }
-                },
-            ));
+            self.listeners
+                .push(crate::canvas::wheel_listener(&canvas, move |e| {
+                    link.send_message(Msg::Wheel(e))
+                }));
         }
     }
 

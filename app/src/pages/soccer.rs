@@ -804,16 +804,10 @@ impl Soccer {
         let active = EventListenerOptions::enable_prevent_default();
         if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
             let link = ctx.link().clone();
-            self.listeners.push(EventListener::new_with_options(
-                &canvas,
-                "wheel",
-                active,
-                move |e| {
-                    if let Some(e) = e.dyn_ref::<WheelEvent>() {
-                        link.send_message(Msg::Wheel(e.clone()));
-                    }
-                },
-            ));
+            self.listeners
+                .push(crate::canvas::wheel_listener(&canvas, move |e| {
+                    link.send_message(Msg::Wheel(e))
+                }));
         }
         for (kind, down) in [("keydown", true), ("keyup", false)] {
             let link = ctx.link().clone();
