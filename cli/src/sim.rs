@@ -18,8 +18,9 @@ const HALF_PERIOD: u64 = 5;
 #[command(after_help = "\
 Simulation: the netlist starts in its initial state (`init` values and memory INIT; every other \
 bit, and every x or z bit, is 0). Inputs are 0 unless set with --set; the UART receive pin idles \
-high when --uart-in is given. Cycle k (k = 0..N-1) is the clock's rising edge at t = 10k+5 and its \
-falling edge at t = 10k+10.
+high when --uart-in is given. At t = 0 the clock goes from x to 0, which Verilog counts as a falling \
+edge: negedge elements update once. Cycle k (k = 0..N-1) is the clock's rising edge at t = 10k+5 \
+and its falling edge at t = 10k+10.
 
 VCD: timescale 1ns; the clock is low at t = 0 and has a period of 10 (rising edges at 5, 15, 25, \
 ...); the dump holds the clock and every top-level port under its own name inside \
@@ -162,10 +163,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 sim.set(*pin, u64::from(level))?;
             }
         }
-        if k == 0
-            && let Some(v) = &mut vcd
-        {
-            v.sample(0, &sim)?;
+        if k == 0 {
+            sim.initial_falling_edge();
+            if let Some(v) = &mut vcd {
+                v.sample(0, &sim)?;
+            }
         }
         if let Some((probe, m)) = &mut monitor
             && let Some(b) = m.sample(sim.get(probe) & 1 == 1, k)
@@ -191,10 +193,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             v.sample(10 * k + 2 * HALF_PERIOD, &sim)?;
         }
     }
-    if args.cycles == 0
-        && let Some(v) = &mut vcd
-    {
-        v.sample(0, &sim)?;
+    if args.cycles == 0 {
+        sim.initial_falling_edge();
+        if let Some(v) = &mut vcd {
+            v.sample(0, &sim)?;
+        }
     }
     if let Some(v) = vcd {
         v.finish(10 * args.cycles)?;

@@ -388,6 +388,18 @@ impl Simulator {
         }
     }
 
+    /// Updates the falling-edge elements once while the clock stays low, without counting a
+    /// cycle. A Verilog testbench that starts its clock at 0 drives it from `x` to 0 at time 0,
+    /// and an `x` to 0 change is a falling edge: every `@(negedge clk)` block of the design
+    /// runs once before the first rising edge. Call this after setting the inputs, before the
+    /// first [`Simulator::step`], to follow that convention (`quadrille sim` does).
+    pub fn initial_falling_edge(&mut self) {
+        if self.has_negedge {
+            self.edge(false);
+            self.settle();
+        }
+    }
+
     // -- internals --------------------------------------------------------------------------
 
     #[inline]
