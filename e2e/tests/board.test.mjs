@@ -283,3 +283,43 @@ test('a busy port and a cancelled chooser are explained; granted ports reconnect
     await cancelled.close();
   }
 });
+
+// Another page's stand-in for Web Serial may be thinner than Chromium's: here the ports have no
+// `getInfo` and take no event listeners, and `navigator.serial` has no `getPorts`. A pulled cable
+// is then seen only through the port's stream (it ends, or it errors).
+async function thinSerial(page, how) {
+  await page.addInitScript((how) => {
+    const port = window.__fakeSerial.ports[0];
+    navigator.serial.getPorts = undefined;
+    port.getInfo = undefined;
+    port.addEventListener = undefined;
+    port.unplug = function unplug() {
+      this.unplugged = true;
+      if (how === 'eof') this.controller?.close();
+      else this.controller?.error(new DOMException('The device has been lost.', 'NetworkError'));
+      this.controller = null;
+    };
+  }, how);
+}
+
+for (const how of ['eof', 'error']) {
+  test(`a thin Web Serial stand-in: the port connects and plays; a cable pulled (stream ${how}) is a disconnect`, { timeout: 120_000 }, async () => {
+    const { page, problems, close } = await openPage(browser);
+    try {
+      await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 8, unplugAt: 3 } }] }) });
+      await thinSerial(page, how);
+      await visit(page, '#/soccer');
+      await setSide(page, 'red', 'serial');
+      assert.match(await page.textContent('[data-testid="port-status-red"]'), /connected: serial port/);
+      await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
+      await start(page, { starter: 'red' });
+      const { winner, reason, record } = await resultOf(page);
+      assert.deepEqual([winner, reason], ['blue', 'disconnect'], record);
+      assert.equal(replay(record).turns.length, 4, record);
+      assert.equal(await received(page, 0), expectedReceived(record, 'red', true));
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}

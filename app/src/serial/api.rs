@@ -15,19 +15,22 @@ extern "C" {
     #[derive(Clone, Debug)]
     pub type Serial;
 
-    #[wasm_bindgen(method, js_name = requestPort)]
-    fn request_port_with(this: &Serial, options: &Object) -> Promise;
+    // The methods a page calls are bound with `catch`: a stand-in `navigator.serial` (a polyfill,
+    // a test's script) may lack one or throw, and that must be an error, not an exception
+    // unwinding through the app.
+    #[wasm_bindgen(method, catch, js_name = requestPort)]
+    fn request_port_with(this: &Serial, options: &Object) -> Result<JsValue, JsValue>;
 
-    #[wasm_bindgen(method, js_name = getPorts)]
-    fn get_ports(this: &Serial) -> Promise;
+    #[wasm_bindgen(method, catch, js_name = getPorts)]
+    fn get_ports(this: &Serial) -> Result<JsValue, JsValue>;
 
     /// One serial port the page was granted.
     #[wasm_bindgen(extends = web_sys::EventTarget)]
     #[derive(Clone, Debug, PartialEq)]
     pub type SerialPort;
 
-    #[wasm_bindgen(method)]
-    fn open(this: &SerialPort, options: &Object) -> Promise;
+    #[wasm_bindgen(method, catch)]
+    fn open(this: &SerialPort, options: &Object) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(method)]
     pub fn close(this: &SerialPort) -> Promise;
@@ -38,8 +41,8 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     pub fn writable(this: &SerialPort) -> Option<WritableStream>;
 
-    #[wasm_bindgen(method, js_name = getInfo)]
-    fn get_info(this: &SerialPort) -> Object;
+    #[wasm_bindgen(method, catch, js_name = getInfo)]
+    fn get_info(this: &SerialPort) -> Result<JsValue, JsValue>;
 
     #[derive(Clone, Debug)]
     pub type ReadableStream;
@@ -149,7 +152,7 @@ pub fn is_supported() -> bool {
 /// The chooser is opened by this call itself (not when the future is first polled), so the
 /// click's user activation is still there.
 pub fn request_port() -> impl Future<Output = Result<SerialPort, SerialError>> {
-    let promise = serial().map(|serial| serial.request_port_with(&Object::new()));
+    let promise = serial().and_then(|serial| settle(serial.request_port_with(&Object::new())));
     async move {
         wasm_bindgen_futures::JsFuture::from(promise?)
             .await
@@ -158,12 +161,22 @@ pub fn request_port() -> impl Future<Output = Result<SerialPort, SerialError>> {
     }
 }
 
+/// The promise of a call's result (a plain value is wrapped), or the error it threw.
+fn settle(result: Result<JsValue, JsValue>) -> Result<Promise, SerialError> {
+    result
+        .map(|value| Promise::resolve(&value))
+        .map_err(|e| SerialError::from_js(&e))
+}
+
 /// The ports this page was granted before (reconnected without a prompt).
 pub async fn granted_ports() -> Result<Vec<SerialPort>, SerialError> {
-    let promise = serial()?.get_ports();
+    let promise = settle(serial()?.get_ports())?;
     let ports = wasm_bindgen_futures::JsFuture::from(promise)
         .await
         .map_err(|e| SerialError::from_js(&e))?;
+    if !Array::is_array(&ports) {
+        return Ok(Vec::new());
+    }
     Ok(Array::from(&ports)
         .iter()
         .map(JsCast::unchecked_into)
@@ -183,7 +196,7 @@ pub async fn open(port: &SerialPort, line: &LineSettings) -> Result<(), SerialEr
     set("flowControl", line.flow.name().into());
     // Generous buffers: a board may print a lot at reset.
     set("bufferSize", 4096.into());
-    wasm_bindgen_futures::JsFuture::from(port.open(&options))
+    wasm_bindgen_futures::JsFuture::from(settle(port.open(&options))?)
         .await
         .map(|_| ())
         .map_err(|e| SerialError::from_js(&e))
@@ -191,7 +204,8 @@ pub async fn open(port: &SerialPort, line: &LineSettings) -> Result<(), SerialEr
 
 /// A short name for a port: its USB vendor and product ids when it has them.
 pub fn port_label(port: &SerialPort) -> String {
-    let info = port.get_info();
+    // (Without `getInfo`, or without USB ids, a port is just "serial port".)
+    let info = port.get_info().unwrap_or_default();
     let id = |key: &str| {
         Reflect::get(&info, &JsValue::from_str(key))
             .ok()

@@ -89,15 +89,18 @@ impl Connection {
             on_event,
             disconnect: RefCell::new(None),
         });
-        // The `disconnect` event reaches the port when its device goes away (cable pulled).
-        let weak = Rc::downgrade(&inner);
-        let listener = EventListener::new(&inner.port, "disconnect", move |_| {
-            if let Some(inner) = weak.upgrade() {
-                inner.closing.set(true);
-                inner.report_closed(Some(SerialError::Lost("disconnected".into())));
-            }
-        });
-        *inner.disconnect.borrow_mut() = Some(listener);
+        // The `disconnect` event reaches the port when its device goes away (cable pulled). A
+        // stand-in port that is no `EventTarget` still reports a loss through its stream.
+        if is_event_target(&inner.port) {
+            let weak = Rc::downgrade(&inner);
+            let listener = EventListener::new(&inner.port, "disconnect", move |_| {
+                if let Some(inner) = weak.upgrade() {
+                    inner.closing.set(true);
+                    inner.report_closed(Some(SerialError::Lost("disconnected".into())));
+                }
+            });
+            *inner.disconnect.borrow_mut() = Some(listener);
+        }
         spawn_local(read_loop(inner.clone(), reader));
         Ok(Connection { inner })
     }
@@ -158,6 +161,11 @@ impl Connection {
     pub fn port(&self) -> &SerialPort {
         &self.inner.port
     }
+}
+
+/// Whether `port` takes event listeners (every real `SerialPort` does).
+fn is_event_target(port: &SerialPort) -> bool {
+    Reflect::get(port, &JsValue::from_str("addEventListener")).is_ok_and(|f| f.is_function())
 }
 
 async fn read_loop(inner: Rc<Inner>, reader: StreamReader) {
