@@ -40,7 +40,8 @@ pub struct Args {
     /// Clock cycles to run.
     #[arg(long, default_value_t = 100, value_name = "N")]
     cycles: u64,
-    /// Hold an input at a value: PORT=VALUE or PORT[BIT]=VALUE; decimal, 0x…, 0b… or 0o….
+    /// Hold an input at a value: PORT=VALUE or PORT[BIT]=VALUE; decimal, 0x…, 0b… or 0o…, a
+    /// leading - for a negative value in two's complement.
     #[arg(long = "set", value_name = "PORT=VALUE")]
     sets: Vec<String>,
     /// Write a VCD of the clock and every top-level port.
@@ -108,7 +109,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if Some(name) == clock.as_deref() {
             bail!("--set {s}: {name} is the clock, which the simulator drives");
         }
-        let words = parse_value(value).with_context(|| format!("--set {s}"))?;
+        let words =
+            parse_input_value(value, sim.input_width(pin)).with_context(|| format!("--set {s}"))?;
         sim.set_wide(pin, &words)
             .with_context(|| format!("--set {s}"))?;
     }
@@ -257,6 +259,42 @@ fn parse_escapes(s: &str) -> anyhow::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Parses the value of an input `width` bits wide: a number (see [`parse_value`]), or `-` and a
+/// number, which is stored in two's complement and must lie in the port's signed range (for 8
+/// bits, -128 to -1), as `8'sd-5`-style stimuli of a Verilog testbench do.
+fn parse_input_value(s: &str, width: u32) -> anyhow::Result<Vec<u64>> {
+    let Some(magnitude) = s.trim().strip_prefix('-') else {
+        return parse_value(s);
+    };
+    let m = parse_value(magnitude)?;
+    let bit = |i: u32| {
+        m.get((i / 64) as usize)
+            .is_some_and(|w| (w >> (i % 64)) & 1 == 1)
+    };
+    let top = (0..64 * m.len() as u32).rev().find(|&i| bit(i));
+    let fits = match top {
+        None => true,
+        Some(t) => t + 1 < width || (t + 1 == width && (0..t).all(|i| !bit(i))),
+    };
+    if !fits {
+        bail!("-{magnitude} is below the signed range of {width} bits");
+    }
+    // -m = !m + 1, cut to `width` bits.
+    let n = (width as usize).div_ceil(64).max(1);
+    let mut out: Vec<u64> = (0..n).map(|i| !m.get(i).copied().unwrap_or(0)).collect();
+    for w in out.iter_mut() {
+        let (v, carry) = w.overflowing_add(1);
+        *w = v;
+        if !carry {
+            break;
+        }
+    }
+    if width % 64 != 0 {
+        out[n - 1] &= (1u64 << (width % 64)) - 1;
+    }
+    Ok(out)
+}
+
 /// Parses a value of any width into little-endian words.
 fn parse_value(s: &str) -> anyhow::Result<Vec<u64>> {
     let s = s.trim().replace('_', "");
@@ -316,5 +354,27 @@ mod tests {
         assert_eq!(parse_value("0x1_0000_0000_0000_0000").unwrap(), vec![0, 1]);
         assert!(parse_value("0x").is_err());
         assert!(parse_value("12a").is_err());
+    }
+
+    #[test]
+    fn negative_values_are_twos_complement_in_the_port_width() {
+        assert_eq!(parse_input_value("-1", 4).unwrap(), vec![0xf]);
+        assert_eq!(parse_input_value("-8", 4).unwrap(), vec![0x8]);
+        assert_eq!(parse_input_value("-0x3", 8).unwrap(), vec![0xfd]);
+        assert_eq!(parse_input_value("-0", 8).unwrap(), vec![0]);
+        assert_eq!(parse_input_value("-1", 64).unwrap(), vec![u64::MAX]);
+        assert_eq!(parse_input_value("-2", 65).unwrap(), vec![u64::MAX - 1, 1]);
+        assert_eq!(
+            parse_input_value("-0x1_0000_0000_0000_0000", 65).unwrap(),
+            vec![0, 1]
+        );
+        assert_eq!(parse_input_value("-1", 1).unwrap(), vec![1]);
+        assert_eq!(parse_input_value("5", 4).unwrap(), vec![5]);
+        for (v, w) in [("-9", 4), ("-2", 1), ("-0x1_0000_0000_0000_0001", 65)] {
+            let err = parse_input_value(v, w).unwrap_err().to_string();
+            assert!(err.contains("signed range"), "{v} in {w} bits: {err}");
+        }
+        assert!(parse_input_value("-", 8).is_err());
+        assert!(parse_input_value("--1", 8).is_err());
     }
 }

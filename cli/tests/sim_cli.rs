@@ -359,3 +359,31 @@ fn falling_edge_elements_update_when_the_clock_starts_low() {
     assert_eq!(value_at(&ours["slot0"], 0, 8), format!("{:08b}", 7 + 3));
     assert_eq!(value_at(&ours["down"], 10, 8), format!("{:08b}", 100 - 6));
 }
+
+#[test]
+fn set_takes_negative_values_in_twos_complement() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("neg.vcd");
+    let out = sim(
+        &design("negedge.json"),
+        &[
+            "--cycles",
+            "1",
+            "--set",
+            "step=-1",
+            "--vcd",
+            vcd.to_str().unwrap(),
+        ],
+    );
+    assert_success(&out);
+    let v = parse_vcd(&std::fs::read_to_string(&vcd).unwrap());
+    assert_eq!(value_at(&v["step"], 0, 4), "1111");
+    assert_eq!(value_at(&v["down"], 0, 8), format!("{:08b}", 100 - 15));
+    let out = sim(&design("negedge.json"), &["--set", "step=-9"]);
+    assert_eq!(code(&out), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("step=-9") && err.contains("signed range"),
+        "{err}"
+    );
+}
