@@ -323,3 +323,34 @@ for (const how of ['eof', 'error']) {
     }
   });
 }
+
+test('leaving a page closes its ports cleanly, even mid-game: the other page opens them again', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await soccerWith([{ bot: { seed: 12, delayMs: 300 } }]);
+  try {
+    const port = () => page.evaluate(() => {
+      const p = window.__fakeSerial.ports[0];
+      return { open: p.readable !== null, closes: p.closes };
+    });
+    await setSide(page, 'red', 'serial');
+    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
+    await start(page, { starter: 'red' });
+    await page.waitForSelector('[data-testid="serial-log"] > [data-dir="rx"]');
+    await page.click('[data-testid="nav-board"]');
+    await page.waitForSelector('main[data-route="#/board"]');
+    await page.waitForFunction(() => window.__fakeSerial.ports[0].closes === 1);
+    assert.deepEqual(await port(), { open: false, closes: 1 });
+    // The board page reconnects the granted port without a prompt, and lets it go in turn.
+    await page.click('[data-testid^="granted-red-"]');
+    await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
+    await page.click('[data-testid="nav-soccer"]');
+    await page.waitForSelector('main[data-route="#/soccer"]');
+    await page.waitForFunction(() => window.__fakeSerial.ports[0].closes === 2);
+    await page.selectOption('[data-testid="side-red"]', 'serial');
+    await page.click('[data-testid^="granted-red-"]');
+    await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
+    assert.deepEqual(await port(), { open: true, closes: 2 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

@@ -11,6 +11,11 @@ use crate::serial::{BoardConsole, BoardKind, BoardSetup, Boards, api};
 #[function_component]
 pub fn Board() -> Html {
     let boards = use_memo((), |()| Boards::new());
+    {
+        // Leaving the page closes its ports: the soccer page may want them next.
+        let boards = boards.clone();
+        use_effect_with((), move |()| move || boards.release());
+    }
     let kinds = use_state(|| [BoardKind::Serial, BoardKind::Emulated]);
     let slot = |side: Side, number: usize| {
         let name = side.name();

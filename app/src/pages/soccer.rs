@@ -340,6 +340,11 @@ impl Component for Soccer {
             let _ = canvas.focus();
         }
     }
+
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        // Leaving the page closes its ports: the board page may want them next.
+        self.boards.release();
+    }
 }
 
 impl Soccer {

@@ -207,6 +207,15 @@ impl Boards {
         self.touch();
     }
 
+    /// Lets go of every board when the page owning them goes away: open ports are closed
+    /// cleanly (so this page, or another, can open them again) and emulated boards switched off.
+    pub fn release(&self) {
+        for side in [Side::Red, Side::Blue] {
+            self.close_port(side);
+            self.side(side).emulator = None;
+        }
+    }
+
     /// Lists the ports granted earlier (for reconnecting without a prompt).
     pub fn refresh_granted(&self, side: Side) {
         if !api::is_supported() {
