@@ -176,8 +176,8 @@ impl Simulator {
         self.p.clock.map(|(i, _)| self.p.inputs[i].0.as_str())
     }
 
-    /// Resolves an input: `NAME` for a whole port, `NAME[BIT]` for one bit of it (`BIT` counted
-    /// from the port's least significant bit, as in the Verilog declaration `[N:0]`).
+    /// Resolves an input: `NAME` for a whole port, `NAME[BIT]` for one bit of it (`BIT` is the
+    /// bit's index in the Verilog declaration, whether `[7:0]`, `[8:1]` or `[0:7]`).
     pub fn input(&self, name: &str) -> Result<InputPin, PinError> {
         let (base, bit) = parse_pin_ref(name)?;
         let index = self
@@ -188,9 +188,12 @@ impl Simulator {
             .ok_or_else(|| PinError::NoSuchInput(base.to_string()))?;
         let width = self.p.inputs[index].1.width;
         if let Some(b) = bit {
-            let port = self.p.ports.iter().find(|p| p.name == base);
-            let lsb = port.map_or(0, |p| p.offset);
-            let rel = i64::from(b) - lsb;
+            // Verilog indices: `[8:1]` counts up from its LSB at 1, `[0:7]` down to its LSB at 7.
+            let rel = match self.p.ports.iter().find(|p| p.name == base) {
+                Some(p) if p.upto => p.offset + i64::from(width) - 1 - i64::from(b),
+                Some(p) => i64::from(b) - p.offset,
+                None => i64::from(b),
+            };
             if rel < 0 || rel >= i64::from(width) {
                 return Err(PinError::BitOutOfRange {
                     name: base.to_string(),
