@@ -387,3 +387,18 @@ fn set_takes_negative_values_in_twos_complement() {
         "{err}"
     );
 }
+
+#[test]
+fn power_signs_base_and_exponent_separately_like_icarus() {
+    // u = 13, b = -1, c from -8 up to -1 (0 ** -1 is x): (-8) ** 13 = -2^39, so the low 8
+    // bits are 0 and the wide result is sign-extended; 13 ** -1 = 0 and (-8) ** -1 = 0.
+    let ours = assert_vcd_matches_icarus("pow", &[("u", 13), ("b", 15)], 7).unwrap();
+    assert_eq!(value_at(&ours["signed_base"], 0, 8), "00000000");
+    assert_eq!(
+        value_at(&ours["wide_signed_base"], 0, 70),
+        format!("{:070b}", (1u128 << 70) - (1u128 << 39))
+    );
+    // c = -7 after the first edge: (-7) ** 13 mod 256 = 25.
+    assert_eq!(value_at(&ours["signed_base"], 5, 8), format!("{:08b}", 25));
+    assert_eq!(value_at(&ours["unsigned_base"], 5, 8), "00000000");
+}

@@ -151,7 +151,12 @@ pub(crate) fn bin_narrow(op: BinOp, a: u64, b: u64, s: &Shape) -> u64 {
         BinOp::Div | BinOp::DivFloor | BinOp::Mod | BinOp::ModFloor => {
             div_narrow(op, xa, xb, signed)
         }
-        BinOp::Pow => pow_narrow(xa, xb, signed, s.b_width),
+        BinOp::Pow => pow_narrow(
+            extend(a, s.a_width, s.a_signed),
+            extend(b, s.b_width, s.b_signed),
+            s.a_signed,
+            s.b_signed,
+        ),
         BinOp::Eq => (xa == xb) as u64,
         BinOp::Ne => (xa != xb) as u64,
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -247,12 +252,14 @@ fn div_narrow(op: BinOp, a: u64, b: u64, signed: bool) -> u64 {
     }) as u64
 }
 
-fn pow_narrow(a: u64, b: u64, signed: bool, b_width: u32) -> u64 {
-    if signed && b_width > 0 && (b as i64) < 0 {
+/// `a ** b` on operands extended to 64 bits. Unlike the other arithmetic cells, `$pow` reads
+/// each operand as signed by its own flag (yosys' `const_pow`, Verilog's `$signed(a) ** b`).
+fn pow_narrow(a: u64, b: u64, a_signed: bool, b_signed: bool) -> u64 {
+    if b_signed && (b as i64) < 0 {
         // A negative exponent: 1 for a base of 1, ±1 for -1, else 0 (yosys' const_pow).
         return match a as i64 {
             1 => 1,
-            -1 => {
+            -1 if a_signed => {
                 if b & 1 == 1 {
                     u64::MAX
                 } else {
@@ -580,9 +587,10 @@ pub(crate) fn bin_wide(
                 load(&mut v, b, s.b_width, s.b_width, false);
                 v
             };
-            let b_neg = signed && s.b_width > 0 && get_bit(&amount, s.b_width - 1);
+            // Each operand is signed by its own flag (see `pow_narrow`).
+            let b_neg = s.b_signed && s.b_width > 0 && get_bit(&amount, s.b_width - 1);
             sc.prepare(n);
-            load(&mut sc.a, a, s.a_width, y_w, signed);
+            load(&mut sc.a, a, s.a_width, y_w, s.a_signed);
             if b_neg {
                 // 1 for a base of 1, ±1 for -1, else 0.
                 let mut minus_one = vec![u64::MAX; n];
@@ -595,7 +603,7 @@ pub(crate) fn bin_wide(
                 y.iter_mut().for_each(|w| *w = 0);
                 if a_is_one {
                     y[0] = 1;
-                } else if a_full == a_m1 && signed {
+                } else if a_full == a_m1 && s.a_signed {
                     if amount[0] & 1 == 1 {
                         y.copy_from_slice(&minus_one);
                     } else {
@@ -730,6 +738,40 @@ mod tests {
                     "{op:?} {a} {b}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn pow_signs_each_operand_by_its_own_flag() {
+        let shape = |a_signed, b_signed, y_width| Shape {
+            a_width: 4,
+            b_width: 4,
+            y_width,
+            a_signed,
+            b_signed,
+        };
+        let mut sc = Scratch::default();
+        // (a, b, a_signed, b_signed, expected a ** b in 8 bits)
+        for (a, b, a_signed, b_signed, want) in [
+            (9u64, 13u64, true, false, 25u64), // (-7) ** 13
+            (9, 13, false, false, 233),        // 9 ** 13
+            (9, 2, true, true, 49),            // (-7) ** 2
+            (2, 15, false, true, 0),           // 2 ** -1
+            (1, 15, false, true, 1),           // 1 ** -1
+            (15, 15, false, true, 0),          // 15 ** -1
+            (15, 15, true, true, 0xff),        // (-1) ** -1
+            (15, 15, true, false, 0xff),       // (-1) ** 15
+        ] {
+            let s = shape(a_signed, b_signed, 8);
+            assert_eq!(
+                bin_narrow(BinOp::Pow, a, b, &s) & 0xff,
+                want,
+                "{a} ** {b} {s:?}"
+            );
+            let s = shape(a_signed, b_signed, 70);
+            let mut y = [0u64; 2];
+            bin_wide(BinOp::Pow, &mut y, &[a], &[b], &s, &mut sc);
+            assert_eq!(y[0] & 0xff, want, "{a} ** {b} {s:?}, 70 bits");
         }
     }
 
