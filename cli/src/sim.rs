@@ -289,7 +289,7 @@ fn parse_input_value(s: &str, width: u32) -> anyhow::Result<Vec<u64>> {
             break;
         }
     }
-    if width % 64 != 0 {
+    if !width.is_multiple_of(64) {
         out[n - 1] &= (1u64 << (width % 64)) - 1;
     }
     Ok(out)
