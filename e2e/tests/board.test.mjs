@@ -354,3 +354,29 @@ test('leaving a page closes its ports cleanly, even mid-game: the other page ope
     await close();
   }
 });
+
+test('"Start game" pressed while a port is still opening starts the game once it is open', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 13 } }] }) });
+    // This port takes its time to open, as a real USB adapter may.
+    await page.addInitScript(() => {
+      const port = window.__fakeSerial.ports[0];
+      const open = port.open.bind(port);
+      port.open = (options) => new Promise((resolve) => setTimeout(resolve, 700)).then(() => open(options));
+    });
+    await visit(page, '#/soccer');
+    await page.selectOption('[data-testid="side-red"]', 'serial');
+    await page.click('[data-testid="connect-red"]');
+    await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
+    await start(page, { starter: 'blue' });
+    assert.equal(await page.$('[data-testid="setup-error"]'), null);
+    const { winner, reason, record } = await resultOf(page);
+    replay(record);
+    assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
+    assert.equal(await received(page, 0), expectedReceived(record, 'red'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

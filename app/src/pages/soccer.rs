@@ -152,6 +152,9 @@ pub struct Soccer {
     record_text: String,
     load_error: Option<String>,
     notice: Option<String>,
+    /// "Start game" was pressed while a board's port was still opening: the game starts once
+    /// it is open (or says why it cannot).
+    start_pending: bool,
     link: Rc<EngineLink>,
     /// The boards that may take a side (ports, emulated boards) and their serial log.
     boards: Boards,
@@ -195,6 +198,7 @@ impl Component for Soccer {
             record_text: String::new(),
             load_error: None,
             notice: None,
+            start_pending: false,
             link: Rc::new(EngineLink::spawn(
                 ctx.link().callback(|()| Msg::EngineReady),
             )),
@@ -360,6 +364,12 @@ impl Soccer {
     /// Starts a game with the set-up's sides: a new one, or `from` a position of another.
     fn start(&mut self, ctx: &Context<Self>, from: Option<Referee>) {
         self.setup_error = None;
+        self.start_pending = false;
+        if from.is_none() && self.port_opening() {
+            self.start_pending = true;
+            self.notice = Some("Waiting for the serial port to open…".into());
+            return;
+        }
         let limits = match (self.sides[0].limit_ms(), self.sides[1].limit_ms()) {
             (Ok(red), Ok(blue)) => [red, blue],
             (Err(err), _) | (_, Err(err)) => {
@@ -570,7 +580,19 @@ impl Soccer {
     }
 
     /// Advances clocks and animations; re-renders only when something shown changed.
+    /// Whether a serial side's port is being opened.
+    fn port_opening(&self) -> bool {
+        [Side::Red, Side::Blue].into_iter().any(|side| {
+            self.sides[index(side)].player().board() == Some(BoardKind::Serial)
+                && self.boards.opening(side)
+        })
+    }
+
     fn tick(&mut self, ctx: &Context<Self>) -> bool {
+        if self.start_pending && !self.port_opening() {
+            self.start(ctx, None);
+            return true;
+        }
         let Some(live) = &mut self.live else {
             return false;
         };

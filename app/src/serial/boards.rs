@@ -128,6 +128,11 @@ impl Boards {
         self.inner.sides[index(side)].borrow_mut()
     }
 
+    /// Whether `side`'s port is being opened (a game started meanwhile waits for it).
+    pub fn opening(&self, side: Side) -> bool {
+        self.side(side).opening
+    }
+
     /// Opens the browser's port chooser, then the chosen port. Call from a click handler.
     pub fn choose_port(&self, side: Side) {
         let chosen = api::request_port();
