@@ -93,3 +93,64 @@ test('an uploaded netlist powers up with its pins; a broken one is refused with 
     await close();
   }
 });
+
+test('the monitor pauses and resumes, copies and saves its rows as a log', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 2 } }] }) });
+    await visit(page, '#/board');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    await page.click('[data-testid="connect-red"]');
+    await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
+    const slot = '[data-testid="board-slot-red"]';
+    const count = () => page.$$eval(`${slot} [data-testid="serial-log"] > *`, (rows) => rows.length);
+    const send = async (text) => {
+      await page.fill('[data-testid="console-input-red"]', text);
+      await page.click('[data-testid="console-send-red"]');
+    };
+    await send('w\\x08\\nl\\x0a\\n');
+    await page.waitForFunction((s) => document.querySelectorAll(`${s} [data-testid="serial-log"] > *`).length === 2, slot);
+
+    // Paused, the monitor keeps its rows while the bytes go on (and are logged).
+    await page.click(`${slot} [data-testid="monitor-pause"]`);
+    assert.equal(await page.getAttribute(`${slot} [data-testid="monitor-pause"]`, 'aria-pressed'), 'true');
+    await send('cb\\n{3}\\n');
+    await page.waitForFunction(() => window.__fakeSerial.text(0).endsWith('{3}\n'));
+    // The bot answers {3} with a turn of its own: wait until its last byte was read.
+    await page.waitForFunction(() => window.__fakeSerial.ports[0].sent.at(-1) === 10);
+    await page.waitForTimeout(400); // a few of the monitor's 100 ms polls
+    assert.equal(await count(), 2);
+    await page.click(`${slot} [data-testid="monitor-pause"]`);
+    await page.waitForFunction((s) => document.querySelectorAll(`${s} [data-testid="serial-log"] > *`).length === 5, slot);
+    const rows = await page.$$eval(`${slot} [data-testid="serial-log"] > *`, (items) =>
+      items.map((r) => [r.dataset.dir, r.dataset.label, r.dataset.hex, r.textContent]),
+    );
+    assert.deepEqual(rows.map((r) => r.slice(0, 2)).slice(0, 4), [['tx', 'w 8'], ['tx', 'l 10'], ['tx', 'c b'], ['tx', '{3}']]);
+    assert.equal(rows[4][0], 'rx');
+    assert.match(rows[4][1], /^\{[0-7]+\}$/);
+    // Each row shows a time stamp, the hex and the printable bytes.
+    assert.match(rows[0][3], /^\d+\.\d{3}/);
+    assert.ok(rows[0][3].includes('77 08 0a') && rows[0][3].includes('w\\x08\\n'), rows[0][3]);
+
+    // Copy and save give the same log: a header, then one line per row.
+    await page.click(`${slot} [data-testid="monitor-copy"]`);
+    await page.waitForFunction(async () => (await navigator.clipboard.readText()).includes('{3}'));
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`${slot} [data-testid="monitor-save"]`),
+    ]);
+    const { readFileSync } = await import('node:fs');
+    const saved = readFileSync(await download.path(), 'utf8');
+    assert.equal(saved, copied);
+    assert.match(download.suggestedFilename(), /\.log$/);
+    const lines = saved.trimEnd().split('\n');
+    assert.equal(lines.length, 6, saved);
+    assert.match(lines[0], /^#/);
+    assert.match(lines[1], /^\s*\d+\.\d{3} red tx 77 08 0a \| w\\x08\\n \| w 8$/);
+    assert.match(lines[5], /^\s*\d+\.\d{3} red rx 7b( 3[0-7])+ 7d 0a \| \{[0-7]+\}\\n \| \{[0-7]+\}$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
