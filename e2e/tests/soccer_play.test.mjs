@@ -342,3 +342,40 @@ test('keys typed in one go are played in order; the board has the focus once the
     await close();
   }
 });
+
+test('a finished game is copied and downloaded with its verdict, and the file opens again', { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await setUp(page, { width: 2, length: 2, starter: 'red', red: 'human', blue: 'human' });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    await nextDecision(page);
+    await page.keyboard.type('35');
+    assert.deepEqual(Object.values(await resultOf(page)), ['red', 'goal', '2x2 red: 35']);
+
+    // Both carry the referee's verdict after the moves (spec §5).
+    await page.click('[data-testid="copy-record"]');
+    await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '2x2 red: 35 # red goal');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid="download-record"]'),
+    ]);
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.equal(text.trimEnd(), '2x2 red: 35 # red goal');
+    assert.equal(judge(text.trimEnd()).winner, 'red');
+
+    // A different game, then the downloaded file opened: its final position and verdict.
+    await page.fill('[data-testid="record-input"]', '8x10 red: 3');
+    await page.click('[data-testid="load-record"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="record"]')?.textContent === '8x10 red: 3');
+    await page.setInputFiles('[data-testid="record-file"]', await download.path());
+    await page.waitForFunction(() => document.querySelector('[data-testid="record"]')?.textContent === '2x2 red: 35');
+    const result = await resultOf(page);
+    assert.deepEqual([result.winner, result.reason], ['red', 'goal']);
+    assert.equal(await page.getAttribute(BOARD, 'data-field'), '2x2');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
