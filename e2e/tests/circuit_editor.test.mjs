@@ -404,3 +404,68 @@ test('benchmark: par-time latency after a stroke on each sample circuit', async 
     await close();
   }
 });
+
+test('a dropped .cir opens; the status bar names the cell under the pointer; zoom keys, grid and the optimal lap', async () => {
+  const { page, problems, close } = await blankEditor();
+  try {
+    // Drag-and-drop of a file from the desktop onto the canvas.
+    const transfer = await page.evaluateHandle((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'street.cir', { type: 'text/plain' }));
+      return dt;
+    }, sampleText('street'));
+    await page.dispatchEvent(CANVAS, 'drop', { dataTransfer: transfer });
+    await page.waitForSelector(`${CANVAS}[data-sample="street"]`);
+    assert.deepEqual(await conformity(page), { conforming: 'true', rules: '' });
+    const par = await parTime(page);
+
+    // The status bar: x,y and the character of the cell under the pointer, as in the file.
+    const rows = sampleText('street').split(/\r\n|\r|\n/);
+    for (const [x, y] of [[0, 0], [40, 4], [75, 50], [149, 99]]) {
+      await page.mouse.move(...(await cellPoint(page, x, y)));
+      await page.waitForFunction((xy) => document.querySelector('[data-testid="status-cell"]')?.textContent === xy, `${x},${y}`);
+      assert.equal(await page.getAttribute('[data-testid="status-char"]', 'data-char'), rows[y][x], `${x},${y}`);
+    }
+
+    // Zoom by keys: + and − step, 1 is one pixel per cell, 0 fits, and 16× is the most.
+    const cell = async () => Number(await page.getAttribute(CANVAS, 'data-cell'));
+    const fitted = await cell();
+    await page.keyboard.press('+');
+    assert.ok((await cell()) > fitted);
+    await page.keyboard.press('-');
+    assert.equal(await cell(), fitted);
+    await page.keyboard.press('1');
+    assert.equal(await cell(), 1);
+    for (let i = 0; i < 12; i += 1) await page.keyboard.press('+');
+    assert.equal(await cell(), 16);
+    assert.equal(await page.textContent('[data-testid="zoom"]'), '16×');
+    await page.keyboard.press('0');
+    assert.equal(await cell(), fitted);
+
+    // G toggles the cell grid, O the optimal lap: its first position (40,4) gets a lap dot.
+    const grid = 'button[title="Cell grid (G)"]';
+    const gridOn = await page.getAttribute(grid, 'aria-pressed');
+    await page.keyboard.press('g');
+    assert.notEqual(await page.getAttribute(grid, 'aria-pressed'), gridOn);
+    assert.deepEqual(await cellPixel(page, 40, 4), [128, 128, 128, 255]);
+    await page.keyboard.press('o');
+    assert.equal(await page.getAttribute('[data-testid="show-lap"]', 'aria-pressed'), 'true');
+    assert.deepEqual(await cellPixel(page, 40, 4), [253, 230, 138, 255]);
+    await page.click('[data-testid="show-lap"]');
+    assert.deepEqual(await cellPixel(page, 40, 4), [128, 128, 128, 255]);
+
+    // The right button paints the secondary colour (chosen with a right click on the palette).
+    await page.click('[data-testid="colour-J"]');
+    await page.click('[data-testid="colour-M"]', { button: 'right' });
+    await page.keyboard.press('p');
+    await drag(page, [5, 95], [7, 95], { button: 'right' });
+    await drag(page, [5, 97], [7, 97]);
+    const lines = (await download(page, 'save-cir')).bytes.toString('latin1').split('\r\n');
+    assert.equal(lines[95].slice(5, 8), 'MMM');
+    assert.equal(lines[97].slice(5, 8), 'JJJ');
+    assert.equal(await parTime(page), par, 'decor strokes keep the par time');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
