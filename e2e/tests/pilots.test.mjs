@@ -359,3 +359,40 @@ async function canvasPixelAtCell(page, [x, y]) {
     [x, y],
   );
 }
+
+test('the demo pilot runs in the worker; every lap is plotted, speed per move, in its colour', async () => {
+  const { page, problems, close } = await openLab();
+  try {
+    // The share of the plot's pixels in a colour (RGB within a few units, antialiasing aside).
+    const share = (hex) =>
+      page.$eval('[data-testid="speed-plot"]', (canvas, hex) => {
+        const want = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let n = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (want.every((v, k) => Math.abs(data[i + k] - v) <= 8)) n += 1;
+        }
+        return n / (data.length / 4);
+      }, hex);
+    await page.click('[data-testid="run-demo"]');
+    await page.waitForSelector(`${VERDICT}[data-valid="true"]`, { timeout: 60_000 });
+    const v = await verdictOf(page);
+    assert.equal(v.time, EXPECTED['demo.f1'].time.toFixed(2));
+    assert.ok(v.text.includes(`${EXPECTED['demo.f1'].speed_kmh.toFixed(1)} km/h`), v.text);
+    await load(page, 'fangio.f1');
+    const colours = await page.$$eval('[data-testid="lap-row"] .swatch', (s) =>
+      s.map((e) => {
+        const [r, g, b] = getComputedStyle(e).backgroundColor.match(/\d+/g).map(Number);
+        return `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+      }),
+    );
+    assert.equal(colours.length, 2);
+    assert.notEqual(colours[0], colours[1]);
+    for (const colour of colours) {
+      assert.ok((await share(colour)) > 0.001, `no line in ${colour} on the speed plot`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
