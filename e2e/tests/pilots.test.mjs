@@ -75,6 +75,7 @@ async function verdictOf(page) {
     valid: el.getAttribute('data-valid'),
     fault: el.getAttribute('data-fault'),
     move: el.getAttribute('data-move'),
+    line: el.getAttribute('data-line'),
     time: el.getAttribute('data-time'),
     text: el.textContent,
   }));
@@ -149,6 +150,7 @@ test('faults are reported as the CLI reports them, at their move', async () => {
       assert.equal(v.valid, 'false', name);
       assert.equal(v.fault, cli.fault, name);
       assert.equal(v.move, String(cli.move ?? cli.line), name);
+      assert.equal(v.line, cli.line === undefined ? null : String(cli.line), name);
       assert.equal(v.time, null, name);
       assert.ok(v.text.includes(cli.message), `${name}: ${v.text} lacks ${cli.message}`);
       if (cli.move !== undefined) {

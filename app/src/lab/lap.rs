@@ -31,6 +31,8 @@ pub struct VerdictHooks {
     pub fault: Option<&'static str>,
     /// `data-move`: the move `k` the fault names, or the line of a syntax error.
     pub at: Option<usize>,
+    /// `data-line`: the line of a syntax error (the CLI's JSON says `line` for it, not `move`).
+    pub line: Option<usize>,
     /// `data-time`: the official time to the hundredth, valid laps only.
     pub time: Option<String>,
 }
@@ -110,12 +112,14 @@ impl JudgedLap {
                 valid: true,
                 fault: None,
                 at: None,
+                line: None,
                 time: Some(lap.time_shown()),
             },
             Verdict::Invalid(fault) => VerdictHooks {
                 valid: false,
                 fault: Some(fault.kind().as_str()),
                 at: fault.step().or(fault.line()),
+                line: fault.line(),
                 time: None,
             },
         }
@@ -215,6 +219,7 @@ mod tests {
         assert_eq!(hooks.fault, Some("syntax"));
         let lines = text.lines().count();
         assert_eq!(hooks.at, Some(lines));
+        assert_eq!(hooks.line, Some(lines));
         assert_eq!(lap.pilot, "Fangio");
         assert_eq!(lap.moves(), None);
         assert_eq!(lap.fault_move(), None);
@@ -232,6 +237,7 @@ mod tests {
         let hooks = lap.hooks();
         assert_eq!(hooks.fault, Some("did_not_finish"));
         assert_eq!(hooks.at, Some(lap.positions.len() - 1));
+        assert_eq!(hooks.line, None);
         assert_eq!(lap.fault_move(), Some(lap.positions.len() - 1));
         assert_eq!(hooks.time, None);
     }

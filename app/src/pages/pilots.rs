@@ -777,6 +777,7 @@ impl Pilots {
                  data-valid={hooks.valid.to_string()}
                  data-fault={hooks.fault}
                  data-move={hooks.at.map(|k| k.to_string())}
+                 data-line={hooks.line.map(|k| k.to_string())}
                  data-time={hooks.time.clone()}>
                 <h2>
                     <span class="swatch" style={format!("background:{}", lap_colour(colour))} />
