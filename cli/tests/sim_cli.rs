@@ -402,3 +402,15 @@ fn power_signs_base_and_exponent_separately_like_icarus() {
     assert_eq!(value_at(&ours["signed_base"], 5, 8), format!("{:08b}", 25));
     assert_eq!(value_at(&ours["unsigned_base"], 5, 8), "00000000");
 }
+
+#[test]
+fn a_latch_is_rejected_as_a_latch() {
+    let out = sim(&design("latch.json"), &[]);
+    assert_eq!(code(&out), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("proc_dlatch") && err.contains("latch"),
+        "{err}"
+    );
+    assert!(!err.contains("flatten"), "the netlist is flattened: {err}");
+}

@@ -20,7 +20,10 @@ pub enum LoadError {
     ManyTops(Vec<String>),
     #[error("{place}: {message}")]
     Malformed { place: String, message: String },
-    #[error("cell {cell}: unsupported cell type {kind} (flatten the design with hdl/netlist.sh)")]
+    #[error(
+        "cell {cell}: unsupported cell type {kind} ({})",
+        unsupported_hint(kind)
+    )]
     UnknownCell { cell: String, kind: String },
     #[error("cell {cell} ({kind}): {message}")]
     BadCell {
@@ -44,6 +47,22 @@ pub enum LoadError {
     },
     #[error("no input port named {0:?}")]
     NoSuchInput(String),
+}
+
+/// What to do about a cell type the simulator does not know. A latch (`async2sync` turns yosys'
+/// `$dlatch` into a `$ff` on the global clock) needs a change to the design, not to the flow.
+fn unsupported_hint(kind: &str) -> &'static str {
+    let latch = matches!(
+        kind,
+        "$ff" | "$dlatch" | "$adlatch" | "$dlatchsr" | "$sr" | "$_FF_"
+    ) || kind.starts_with("$_DLATCH")
+        || kind.starts_with("$_SR_");
+    if latch {
+        "a latch, or a flip-flop without a clock edge: an always @* block that does not assign \
+         every signal it drives on every path makes one; hdl-sim simulates edge-triggered logic"
+    } else {
+        "flatten the design with hdl/netlist.sh"
+    }
 }
 
 /// A pin operation the design does not allow.

@@ -33,6 +33,7 @@ fn committed_netlists_match_yosys() {
         ("loops", "loops"),
         ("negedge", "negedge_count"),
         ("pow", "pow_mixed"),
+        ("latch", "latch"),
     ] {
         let committed = std::fs::read_to_string(designs().join(format!("{name}.json"))).unwrap();
         if creator(&committed).as_deref() != Some(version.as_str()) {
