@@ -263,6 +263,7 @@ impl<'m> Builder<'m> {
                 if let Some(first) = self.driver_cell.get(n) {
                     return Err(LoadError::MultipleDrivers {
                         net: *n,
+                        name: self.net_label(*bit),
                         first: first.clone(),
                         second: who.to_string(),
                     });

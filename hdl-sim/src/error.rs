@@ -31,9 +31,11 @@ pub enum LoadError {
         kind: String,
         message: String,
     },
-    #[error("net {net} has two drivers: {first} and {second}")]
+    #[error("net {name} has two drivers: {first} and {second}")]
     MultipleDrivers {
         net: u32,
+        /// The wire or port bit the net belongs to (`y[3]`), or `net N` if it has no name.
+        name: String,
         first: String,
         second: String,
     },

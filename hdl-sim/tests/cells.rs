@@ -511,6 +511,8 @@ fn two_drivers_on_a_net_are_rejected() {
         err(json),
         LoadError::MultipleDrivers { net: 2, .. }
     ));
+    let msg = err(json).to_string();
+    assert!(msg.starts_with("net a has two drivers"), "{msg}");
 }
 
 #[test]
