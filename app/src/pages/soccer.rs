@@ -15,7 +15,7 @@ use engine::soccer::search::MAX_LEVEL;
 use engine::soccer::{Dir, Outcome, Point, Side};
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::{
     HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlTextAreaElement, PointerEvent, WheelEvent,
 };
@@ -25,6 +25,7 @@ use crate::canvas::{Surface, annotate};
 use crate::draw::soccer::{Scene, Target, paint};
 use crate::geometry::FieldView;
 use crate::monitor::SerialMonitor;
+use crate::monitor::view::{copy_text, save_text};
 use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, BoardSetup, Boards};
 use crate::soccer::camera::{Camera, Touchdown};
@@ -307,13 +308,13 @@ impl Component for Soccer {
             }
             Msg::Copy => {
                 if let Some(text) = self.record_for_export() {
-                    copy_to_clipboard(&text);
+                    copy_text(&text);
                     self.notice = Some("Record copied.".into());
                 }
             }
             Msg::Download => {
                 if let Some(text) = self.record_for_export() {
-                    download(&text);
+                    save_text(&format!("{text}\n"), "paper-soccer.txt");
                 }
             }
             Msg::Zoom(steps) => self.camera.zoom(steps),
@@ -1416,51 +1417,6 @@ fn open_file(done: Callback<String>) -> Callback<Event> {
         });
         input.set_value("");
     })
-}
-
-/// Puts `text` on the clipboard (`navigator.clipboard.writeText`, where the browser has it).
-fn copy_to_clipboard(text: &str) {
-    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
-        return;
-    };
-    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .ok()
-        .filter(|c| !c.is_undefined());
-    let Some(clipboard) = clipboard else { return };
-    if let Ok(write) = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
-        && let Ok(write) = write.dyn_into::<js_sys::Function>()
-        && let Ok(promise) = write.call1(&clipboard, &JsValue::from_str(text))
-        && let Ok(promise) = promise.dyn_into::<js_sys::Promise>()
-    {
-        // A refusal (no permission) only means nothing was copied.
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-        });
-    }
-}
-
-/// Offers `text` as a download, `paper-soccer.txt`.
-fn download(text: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let parts = js_sys::Array::of1(&JsValue::from_str(&format!("{text}\n")));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/plain");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Ok(anchor) = document.create_element("a")
-        && let Ok(anchor) = anchor.dyn_into::<web_sys::HtmlAnchorElement>()
-    {
-        anchor.set_href(&url);
-        anchor.set_download("paper-soccer.txt");
-        anchor.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 #[cfg(test)]
