@@ -469,3 +469,49 @@ test('a dropped .cir opens; the status bar names the cell under the pointer; zoo
     await close();
   }
 });
+
+test('the view pans with the middle button, with space held, and pinches with two fingers; none of it paints', async () => {
+  const { page, problems, close } = await openPage(browser);
+  try {
+    await visit(page, '#/circuits');
+    await page.selectOption('[data-testid="circuit-sample"]', 'ring');
+    await page.waitForSelector(`${CANVAS}[data-sample="ring"][data-cell]`);
+    await page.keyboard.press('p');
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('+');
+    const origin = async () => pair(await page.getAttribute(CANVAS, 'data-origin'));
+    const ratio = await page.evaluate(() => window.devicePixelRatio);
+    const box = await page.locator(CANVAS).boundingBox();
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const dragBy = async (dx, dy, button = 'left') => {
+      await page.mouse.move(cx, cy);
+      await page.mouse.down({ button });
+      await page.mouse.move(cx + dx, cy + dy, { steps: 5 });
+      await page.mouse.up({ button });
+    };
+
+    const start = await origin();
+    await dragBy(100, 50, 'middle');
+    assert.deepEqual(await origin(), [start[0] + 100 * ratio, start[1] + 50 * ratio]);
+    await page.keyboard.down(' ');
+    await dragBy(-100, -50);
+    await page.keyboard.up(' ');
+    assert.deepEqual(await origin(), start);
+
+    // Two fingers moving apart zoom in about their middle.
+    const zoom = Number(await page.getAttribute(CANVAS, 'data-cell'));
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type, points) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+    await touch('touchStart', [[cx - 50, cy], [cx + 50, cy]]);
+    for (let k = 1; k <= 5; k += 1) await touch('touchMove', [[cx - 50 - 20 * k, cy], [cx + 50 + 20 * k, cy]]);
+    await touch('touchEnd', []);
+    assert.ok(Number(await page.getAttribute(CANVAS, 'data-cell')) > zoom);
+
+    // Nothing was painted: the circuit is the sample, and there is nothing to undo.
+    assert.equal((await download(page, 'save-cir')).bytes.toString('latin1'), sampleText('ring'));
+    assert.equal(await page.$eval('[data-testid="undo"]', (b) => b.disabled), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
