@@ -380,3 +380,22 @@ test('"Start game" pressed while a port is still opening starts the game once it
     await close();
   }
 });
+
+test("a board side's clock is the referee's 1000 ms unless set: the limit box says so", { timeout: 60_000 }, async () => {
+  const { page, problems, close } = await soccerWith([]);
+  try {
+    const limit = () =>
+      page.$eval('[data-testid="limit-red"]', (i) => [i.value, i.placeholder]);
+    assert.deepEqual(await limit(), ['', 'none']);
+    await page.selectOption('[data-testid="side-red"]', 'serial');
+    assert.deepEqual(await limit(), ['1000', '1000']);
+    await page.selectOption('[data-testid="side-red"]', 'emulated');
+    // (An emulated board's clock runs in simulated time, so the page keeps no wall clock on it.)
+    assert.deepEqual(await limit(), ['', '1000']);
+    await page.selectOption('[data-testid="side-red"]', 'engine');
+    assert.deepEqual(await limit(), ['1000', 'none']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

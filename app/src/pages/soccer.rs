@@ -34,7 +34,7 @@ use crate::soccer::players::{
     Delivery, EngineLink, EnginePlayer, Human, Player, PlayerKind, TurnRequest,
 };
 use crate::soccer::referee::{Progress, Referee};
-use crate::soccer::setup::{SideSetup, StarterChoice, parse_size};
+use crate::soccer::setup::{MACHINE_LIMIT_MS, SideSetup, StarterChoice, parse_size};
 use crate::workers::soccer::Answer;
 
 /// The size the page opens with (the contest's usual field).
@@ -438,7 +438,7 @@ impl Soccer {
                 let forfeit = ctx
                     .link()
                     .callback(|f: Forfeit| Msg::Forfeit(f.side, f.outcome));
-                let turn_ms = turn_ms.map_or(1000, u64::from);
+                let turn_ms = u64::from(turn_ms.unwrap_or(MACHINE_LIMIT_MS));
                 match self.boards.player(side, board, turn_ms, starter, forfeit) {
                     Ok(player) => Box::new(player),
                     // `check` above made sure the board is there.
@@ -1054,6 +1054,12 @@ impl Soccer {
             Side::Red => "Red (top goal)",
             Side::Blue => "Blue (bottom goal)",
         };
+        // Left empty, a board still answers to its referee's clock (an emulated board's in
+        // simulated time); a person or the page's engine then has none.
+        let limit_placeholder = match BoardKind::from_value(&setup.kind) {
+            Some(_) => MACHINE_LIMIT_MS.to_string(),
+            None => "none".to_owned(),
+        };
         html! {
             <fieldset class={classes!("soccer-side", name)}>
                 <legend>{ title }</legend>
@@ -1083,7 +1089,7 @@ impl Soccer {
                     }
                     <label class="narrow">
                         { "Limit (ms)" }
-                        <input type="number" min="1" placeholder="none" data-testid={format!("limit-{name}")}
+                        <input type="number" min="1" placeholder={limit_placeholder} data-testid={format!("limit-{name}")}
                                value={setup.limit.clone()}
                                oninput={link.callback(move |e: InputEvent| Msg::Limit(side, input_value(&e)))} />
                     </label>
