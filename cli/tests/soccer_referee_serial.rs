@@ -60,10 +60,11 @@ fn a_board_on_a_10x10_field_plays_through_garbage_then_hangs_up() {
     assert!(record.replay().is_ok());
 }
 
-#[test]
-fn a_silent_board_loses_on_time_at_any_line_settings() {
-    let mut board = Pty::new();
-    let referee = spawn_referee(&[
+/// Referees the engine (red) against a board (blue) that starts and never answers, over a
+/// 9600-baud line with the other `settings` given; the board has received the set-up when this
+/// returns. The game ends `8x10 blue: # red timeout` (see [`assert_silent_board_lost`]).
+fn silent_board_game(board: &mut Pty, settings: &[&str]) -> Child {
+    let mut args = vec![
         "--red",
         "engine:0",
         "--blue",
@@ -74,13 +75,24 @@ fn a_silent_board_loses_on_time_at_any_line_settings() {
         "250",
         "--baud",
         "9600",
-        "--stop-bits",
-        "1",
-    ]);
+    ];
+    args.extend_from_slice(settings);
+    let referee = spawn_referee(&args);
     let set_up = b"w\x08\nl\x0a\ncb\n{}\n";
     assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    referee
+}
+
+fn assert_silent_board_lost(referee: Child) {
     let lines = stdout_lines(&wait(referee, LIMIT));
     assert_eq!(lines, vec!["8x10 blue: # red timeout".to_string()]);
+}
+
+#[test]
+fn a_silent_board_loses_on_time_at_any_line_settings() {
+    let mut board = Pty::new();
+    let referee = silent_board_game(&mut board, &["--stop-bits", "1"]);
+    assert_silent_board_lost(referee);
 }
 
 #[test]
@@ -119,28 +131,19 @@ fn a_board_sending_a_closing_brace_first_loses_by_illegal_step_and_the_log_shows
 #[test]
 fn every_line_setting_of_the_spec_reaches_the_serial_port() {
     let mut board = Pty::new();
-    let referee = spawn_referee(&[
-        "--red",
-        "engine:0",
-        "--blue",
-        &board.path,
-        "--starter",
-        "blue",
-        "--turn-ms",
-        "250",
-        "--baud",
-        "9600",
-        "--data-bits",
-        "7",
-        "--parity",
-        "even",
-        "--stop-bits",
-        "1",
-        "--flow-control",
-        "software",
-    ]);
-    let set_up = b"w\x08\nl\x0a\ncb\n{}\n";
-    assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    let referee = silent_board_game(
+        &mut board,
+        &[
+            "--data-bits",
+            "7",
+            "--parity",
+            "even",
+            "--stop-bits",
+            "1",
+            "--flow-control",
+            "software",
+        ],
+    );
     // The referee configured the terminal; its other end (held by the test) sees the settings.
     // A Linux pseudo-terminal always reports 8 data bits and no parity whatever it is asked
     // for, so only the stop bits and the flow control can be read back here.
@@ -151,6 +154,5 @@ fn every_line_setting_of_the_spec_reaches_the_serial_port() {
         slave.flow_control().unwrap(),
         serialport::FlowControl::Software
     );
-    let lines = stdout_lines(&wait(referee, LIMIT));
-    assert_eq!(lines, vec!["8x10 blue: # red timeout".to_string()]);
+    assert_silent_board_lost(referee);
 }

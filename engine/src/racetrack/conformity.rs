@@ -592,14 +592,19 @@ mod tests {
         );
     }
 
-    #[test]
-    fn rule_4_start_zone_off_the_loop() {
-        // The loop is lower down; the start zone hangs above it on a stalk west of column 40.
+    /// The loop is lower down; the start zone hangs above it on a stalk west of column 40.
+    fn start_zone_off_the_loop() -> Circuit {
         let mut c = Circuit::filled(b'C').unwrap();
         rect(&mut c, 10, 20, 139, 95, b' ');
         rect(&mut c, 16, 26, 133, 89, b'K');
         rect(&mut c, 20, 2, 59, 6, b' ');
         rect(&mut c, 20, 7, 25, 19, b' ');
+        c
+    }
+
+    #[test]
+    fn rule_4_start_zone_off_the_loop() {
+        let c = start_zone_off_the_loop();
         let report = check(&c);
         assert_eq!(rules(&c), vec![4]);
         let v = &report.violations[0];
@@ -629,11 +634,7 @@ mod tests {
     /// cell: the text a user reads (the CLI's text mode, the editor's list) names one too.
     #[test]
     fn every_message_names_one_of_its_cells() {
-        let mut off_loop = Circuit::filled(b'C').unwrap();
-        rect(&mut off_loop, 10, 20, 139, 95, b' ');
-        rect(&mut off_loop, 16, 26, 133, 89, b'K');
-        rect(&mut off_loop, 20, 2, 59, 6, b' ');
-        rect(&mut off_loop, 20, 7, 25, 19, b' ');
+        let off_loop = start_zone_off_the_loop();
         let mut broken = ring();
         rect(&mut broken, 0, 50, 9, 50, b' ');
         broken.set(30, 4, b'A').unwrap();
