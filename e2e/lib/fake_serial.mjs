@@ -113,16 +113,27 @@ export function makeGame(W, L) {
 }
 
 // A complete turn for `side` ('r' or 'b'): a bounded search over step sequences that prefers
-// scoring, then ending nearest the opponent's goal, never scoring an own goal if it can help it.
-// `random` is a function giving numbers in [0, 1).
+// scoring, then ending nearest the opponent's goal, never scoring an own goal if it can help it,
+// and getting stuck (a bounce point with no step left: a loss) only when nothing else is found.
+// When the bounded search finds no turn at all (long bounce chains in a crowded corner), a
+// depth-first search takes the first complete turn it meets, so the bot never sends a turn
+// the rules call incomplete. `random` is a function giving numbers in [0, 1).
 export function chooseTurn(game, side, W, L, random) {
   const target = side === 'r' ? L + 1 : -1;
   let best = null;
   let bestScore = -Infinity;
+  const consider = (path, score) => {
+    if (score > bestScore) {
+      bestScore = score;
+      best = path;
+    }
+  };
+  const STUCK = -1e9;
   let budget = 4000;
   const search = (g, digits) => {
     if (budget-- <= 0) return;
     const order = [0, 1, 2, 3, 4, 5, 6, 7].sort(() => random() - 0.5);
+    if (digits !== '' && !order.some((d) => g.legal(d))) consider(digits, STUCK);
     for (const d of order) {
       if (!g.legal(d)) continue;
       const h = g.clone();
@@ -130,20 +141,28 @@ export function chooseTurn(game, side, W, L, random) {
       const path = digits + d;
       if (r === 'bounce') {
         search(h, path);
-        continue;
-      }
-      let score;
-      if (r === 'goal-red') score = side === 'b' ? 1e6 : -1e6;
-      else if (r === 'goal-blue') score = side === 'r' ? 1e6 : -1e6;
-      else score = -Math.abs(target - h.ball[1]) * 10 - Math.abs(h.ball[0] - W / 2) + random();
-      if (score > bestScore) {
-        bestScore = score;
-        best = path;
-      }
+      } else if (r === 'goal-red') consider(path, side === 'b' ? 1e6 : -1e6);
+      else if (r === 'goal-blue') consider(path, side === 'r' ? 1e6 : -1e6);
+      else consider(path, -Math.abs(target - h.ball[1]) * 10 - Math.abs(h.ball[0] - W / 2) + random());
     }
   };
   search(game.clone(), '');
-  return best;
+  if (best !== null && bestScore > STUCK) return best;
+  // Nothing but getting stuck, or nothing at all, within the budget: the first complete turn.
+  let left = 200000;
+  const first = (g, digits) => {
+    if (left-- <= 0) return null;
+    for (let d = 0; d < 8; d++) {
+      if (!g.legal(d)) continue;
+      const h = g.clone();
+      const path = digits + d;
+      if (h.step(d) !== 'bounce') return path;
+      const deeper = first(h, path);
+      if (deeper !== null) return deeper;
+    }
+    return null;
+  };
+  return first(game.clone(), '') ?? best;
 }
 
 // ----- the fake navigator.serial, injected into the page -----------------------------------
