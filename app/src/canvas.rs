@@ -32,6 +32,8 @@ pub struct Surface {
     pub ctx: CanvasRenderingContext2d,
     pub width: u32,
     pub height: u32,
+    /// The device pixel ratio the buffer was sized for (buffer pixels per CSS pixel).
+    pub ratio: f64,
 }
 
 impl Surface {
@@ -55,7 +57,12 @@ impl Surface {
             .ok()?;
         ctx.set_image_smoothing_enabled(false);
         ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
-        Some(Surface { ctx, width, height })
+        Some(Surface {
+            ctx,
+            width,
+            height,
+            ratio,
+        })
     }
 }
 

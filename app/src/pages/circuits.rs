@@ -1019,7 +1019,7 @@ impl Editor {
         let Some(surface) = Surface::prepare(&canvas) else {
             return;
         };
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let ratio = surface.ratio;
         let frame = Frame {
             width: surface.width,
             height: surface.height,

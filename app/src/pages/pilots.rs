@@ -237,7 +237,6 @@ impl Pilots {
     }
 
     fn draw(&self) {
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let laps: Vec<(usize, &JudgedLap)> = self.laps.iter().map(|l| (l.colour, &l.lap)).collect();
         if let (Some(track), Some(canvas)) = (&self.track, self.canvas.cast::<HtmlCanvasElement>())
             && let Some(surface) = Surface::prepare(&canvas)
@@ -258,7 +257,13 @@ impl Pilots {
         if let Some(canvas) = self.plot.cast::<HtmlCanvasElement>()
             && let Some(surface) = Surface::prepare(&canvas)
         {
-            plot::paint(&surface, &laps, self.replay.last, self.replay.step, ratio);
+            plot::paint(
+                &surface,
+                &laps,
+                self.replay.last,
+                self.replay.step,
+                surface.ratio,
+            );
         }
     }
 

@@ -749,7 +749,7 @@ impl Soccer {
         let Some(surface) = Surface::prepare(&canvas) else {
             return;
         };
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let ratio = surface.ratio;
         let preview;
         let referee = match self.shown() {
             Some(referee) => referee,
