@@ -53,7 +53,7 @@ impl Default for LineSettings {
     /// The contest referee's line: 115200 baud, 8N2, no flow control.
     fn default() -> Self {
         LineSettings {
-            baud: 115_200,
+            baud: engine::soccer::protocol::BAUD,
             data_bits: DataBits::default(),
             parity: Parity::default(),
             stop_bits: StopBits::default(),

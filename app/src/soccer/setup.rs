@@ -10,7 +10,7 @@ use super::players::PlayerKind;
 /// The engine level a new engine side gets.
 pub const DEFAULT_LEVEL: u8 = 3;
 /// The turn time limit machines get unless another is chosen (the contest's referee's).
-pub const MACHINE_LIMIT_MS: u32 = 1000;
+pub const MACHINE_LIMIT_MS: u32 = engine::soccer::protocol::TURN_MS as u32;
 
 /// Why the size typed in the form gives no field.
 #[derive(Clone, Debug, PartialEq, Eq)]

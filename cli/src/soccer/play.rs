@@ -27,7 +27,7 @@ pub struct Args {
     /// The seed of the engine's tie-breaking.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[arg(long, default_value_t = 115_200)]
+    #[arg(long, default_value_t = engine::soccer::protocol::BAUD)]
     baud: u32,
     /// Data bits, parity, stop bits and flow control of serial ports: settings, as spec §4 says;
     /// the defaults are the contest referee's (8 data bits, no parity, 2 stop bits, none).

@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "random")]
     starter: Starter,
     /// Each player's time per turn, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = engine::soccer::protocol::TURN_MS)]
     turn_ms: u64,
     /// How many games to play (the players keep their wires between games).
     #[arg(long, default_value_t = 1)]
@@ -60,7 +60,7 @@ pub struct Args {
     /// Append each game's record line to this file.
     #[arg(long)]
     record: Option<PathBuf>,
-    #[arg(long, default_value_t = 115_200)]
+    #[arg(long, default_value_t = engine::soccer::protocol::BAUD)]
     baud: u32,
     /// Data bits, parity, stop bits and flow control of serial ports: settings, as spec §4 says;
     /// the defaults are the contest referee's (8 data bits, no parity, 2 stop bits, none).
@@ -146,7 +146,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         log.flush()?;
         if game < args.games {
             let settle = match end.end.outcome.reason {
-                engine::soccer::Reason::Timeout => Duration::from_millis(args.turn_ms.min(1000)),
+                engine::soccer::Reason::Timeout => {
+                    Duration::from_millis(args.turn_ms.min(engine::soccer::protocol::TURN_MS))
+                }
                 _ => SETTLE,
             };
             wires.settle(&mut log, settle);

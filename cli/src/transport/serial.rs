@@ -20,7 +20,7 @@ pub struct LineSettings {
 impl Default for LineSettings {
     fn default() -> Self {
         LineSettings {
-            baud: 115_200,
+            baud: engine::soccer::protocol::BAUD,
             data_bits: DataBits::Eight,
             parity: Parity::None,
             stop_bits: StopBits::Two,

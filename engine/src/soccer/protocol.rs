@@ -18,6 +18,13 @@ use super::types::Side;
 /// The most digits a turn may hold on the wire; one more is a fault (spec §4).
 pub const MAX_DIGITS: usize = 65_535;
 
+/// The contest referee's line rate (spec §4), the default of every serial setting that names
+/// one: with 8 data bits, no parity, 2 stop bits and no flow control.
+pub const BAUD: u32 = 115_200;
+
+/// The contest referee's time per turn, in milliseconds (spec §4).
+pub const TURN_MS: u64 = 1000;
+
 /// One complete turn as it travels on the wire: 1 to [`MAX_DIGITS`] direction digits `0`–`7`.
 ///
 /// Whether the steps are *legal* is the rules' business ([`super::game`]); this type only

@@ -35,7 +35,7 @@ use super::game::Game;
 use super::types::{Outcome, Reason, Side};
 
 /// The protocol's limit on the digits of one turn (spec §4).
-pub const MAX_TURN_DIGITS: usize = 65_535;
+pub use super::protocol::MAX_DIGITS as MAX_TURN_DIGITS;
 
 /// A game as written in a record. Fields are public so a referee can build one turn by turn;
 /// [`Record::replay`] validates everything.

@@ -49,7 +49,7 @@ impl Default for Settings {
         Settings {
             width: 8,
             length: 10,
-            turn_ms: 1000,
+            turn_ms: super::protocol::TURN_MS,
         }
     }
 }
