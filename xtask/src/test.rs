@@ -118,6 +118,32 @@ fn wasm_tests(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
         .chromedriver
         .as_ref()
         .context("chromedriver is not installed")?;
+    // chromedriver makes a ~50 MB browser profile in the temporary directory for every test
+    // binary and leaves it behind when the runner ends the session: keep them in the target
+    // directory and remove them afterwards, so that repeated runs do not fill the disk.
+    let profiles = ws.target_dir().join("browser-profiles");
+    fresh_dir(&profiles)?;
+    let result = run_wasm_tests(ws, setup, tools, chromedriver, &profiles);
+    let cleaned = std::fs::remove_dir_all(&profiles)
+        .with_context(|| format!("removing {}", profiles.display()));
+    result.and(cleaned)
+}
+
+/// An empty directory at `dir`, whatever was there before.
+fn fresh_dir(dir: &std::path::Path) -> Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))
+}
+
+fn run_wasm_tests(
+    ws: &Workspace,
+    setup: &Setup,
+    tools: &Tools,
+    chromedriver: &std::path::Path,
+    profiles: &std::path::Path,
+) -> Result<()> {
     let mut ran = 0;
     for krate in WASM_TEST_CRATES {
         let tests = ws.wasm_tests(krate)?;
@@ -136,6 +162,7 @@ fn wasm_tests(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
                 &tools.wasm_bindgen_test_runner,
             )
             .env("CHROMEDRIVER", chromedriver)
+            .env("TMPDIR", profiles)
             .env("WASM_BINDGEN_TEST_TIMEOUT", "180");
         run(&mut command)?;
         ran += tests.len();
