@@ -193,7 +193,7 @@ pub async fn open(port: &SerialPort, line: &LineSettings) -> Result<(), SerialEr
     set("dataBits", line.data_bits.count().into());
     set("stopBits", line.stop_bits.count().into());
     set("parity", line.parity.name().into());
-    set("flowControl", line.flow.name().into());
+    set("flowControl", line.flow_control.name().into());
     // Generous buffers: a board may print a lot at reset.
     set("bufferSize", 4096.into());
     wasm_bindgen_futures::JsFuture::from(settle(port.open(&options))?)

@@ -16,7 +16,7 @@ use super::api::{self, SerialPort};
 use super::emulator::Emulator;
 use super::link::{Carrier, Link, page_ms};
 use super::port::{Connection, PortEvent};
-use super::settings::{BAUD_RATES, LineSettings};
+use super::settings::{BAUD_RATES, FormSettings, LineSettings};
 use super::side::{BoardPlayer, Forfeit};
 use crate::monitor::SharedLog;
 use crate::monitor::view::save_text;
@@ -418,7 +418,7 @@ fn line_controls(boards: &Boards, side: Side) -> Html {
             </label>
             <label>{ "Flow control" }
                 <select data-testid={format!("flow-{name}")} onchange={set("flow")}>
-                    { for ["none", "hardware"].map(|f| option(f.into(), line.flow.name() == f)) }
+                    { for ["none", "hardware"].map(|f| option(f.into(), line.flow_control.name() == f)) }
                 </select>
             </label>
         </div>

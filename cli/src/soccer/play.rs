@@ -11,7 +11,7 @@ use engine::soccer::player::{PlayerEvent, PlayerSession};
 use engine::soccer::protocol::Turn;
 use engine::soccer::search::Engine;
 
-use crate::transport::serial::{self, DataBits, FlowControl, LineSettings, Parity, StopBits};
+use crate::transport::serial::{self, LineArgs};
 
 /// The engine's strength when none is given: well inside the contest's 1000 ms per turn.
 pub const DEFAULT_LEVEL: u8 = 3;
@@ -27,28 +27,12 @@ pub struct Args {
     /// The seed of the engine's tie-breaking.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[arg(long, default_value_t = engine::soccer::protocol::BAUD)]
-    baud: u32,
-    /// Data bits, parity, stop bits and flow control of serial ports: settings, as spec §4 says;
-    /// the defaults are the contest referee's (8 data bits, no parity, 2 stop bits, none).
-    #[arg(long, value_enum, default_value = "8")]
-    data_bits: DataBits,
-    #[arg(long, value_enum, default_value = "none")]
-    parity: Parity,
-    #[arg(long, value_enum, default_value = "2")]
-    stop_bits: StopBits,
-    #[arg(long, value_enum, default_value = "none")]
-    flow_control: FlowControl,
+    #[command(flatten)]
+    line: LineArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let settings = LineSettings {
-        baud: args.baud,
-        data_bits: args.data_bits,
-        parity: args.parity,
-        stop_bits: args.stop_bits,
-        flow_control: args.flow_control,
-    };
+    let settings = args.line.settings();
     let connection = serial::open(&args.port, settings)?;
     serve(
         connection.reader,

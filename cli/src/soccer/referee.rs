@@ -17,7 +17,7 @@ use engine::soccer::Side;
 use engine::soccer::referee::{self, End, Referee, RefereeEvent, Settings};
 
 use super::players::PlayerSpec;
-use crate::transport::serial::{DataBits, FlowControl, LineSettings, Parity, StopBits};
+use crate::transport::serial::LineArgs;
 use crate::transport::{Hub, Incoming};
 
 /// Who kicks off each game.
@@ -60,18 +60,8 @@ pub struct Args {
     /// Append each game's record line to this file.
     #[arg(long)]
     record: Option<PathBuf>,
-    #[arg(long, default_value_t = engine::soccer::protocol::BAUD)]
-    baud: u32,
-    /// Data bits, parity, stop bits and flow control of serial ports: settings, as spec §4 says;
-    /// the defaults are the contest referee's (8 data bits, no parity, 2 stop bits, none).
-    #[arg(long, value_enum, default_value = "8")]
-    data_bits: DataBits,
-    #[arg(long, value_enum, default_value = "none")]
-    parity: Parity,
-    #[arg(long, value_enum, default_value = "2")]
-    stop_bits: StopBits,
-    #[arg(long, value_enum, default_value = "none")]
-    flow_control: FlowControl,
+    #[command(flatten)]
+    line: LineArgs,
     /// Write every byte exchanged, with its direction and time, to this file.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -92,13 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("--width {} --length {}", args.width, args.length))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut rng = SplitMix64::new(seed);
-    let line = LineSettings {
-        baud: args.baud,
-        data_bits: args.data_bits,
-        parity: args.parity,
-        stop_bits: args.stop_bits,
-        flow_control: args.flow_control,
-    };
+    let line = args.line.settings();
     let mut log = Log::open(args.log.as_deref())?;
     let mut records = match &args.record {
         Some(path) => Some(

@@ -6,65 +6,49 @@ use anyhow::Context;
 
 use super::Connection;
 
-/// Line settings. Spec §4 gives the contest's referee defaults (115200 baud, 8 data bits, no
-/// parity, 2 stop bits, no flow control) and says all of them are settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LineSettings {
-    pub baud: u32,
-    pub data_bits: DataBits,
-    pub parity: Parity,
-    pub stop_bits: StopBits,
-    pub flow_control: FlowControl,
+pub use engine::soccer::line::{DataBits, FlowControl, LineSettings, Parity, StopBits};
+
+/// The line-setting flags of every command that opens serial ports. Spec §4 makes each of them
+/// a setting; the defaults are the contest referee's (115200 baud, 8 data bits, no parity,
+/// 2 stop bits, no flow control).
+#[derive(Clone, Debug, clap::Args)]
+pub struct LineArgs {
+    /// Serial ports' line rate.
+    #[arg(long, default_value_t = engine::soccer::protocol::BAUD)]
+    baud: u32,
+    /// Serial ports' bits per character.
+    #[arg(long, default_value = "8", value_parser = choice::<DataBits>(DataBits::NAMES))]
+    data_bits: DataBits,
+    /// Serial ports' parity bit.
+    #[arg(long, default_value = "none", value_parser = choice::<Parity>(Parity::NAMES))]
+    parity: Parity,
+    /// Serial ports' stop bits.
+    #[arg(long, default_value = "2", value_parser = choice::<StopBits>(StopBits::NAMES))]
+    stop_bits: StopBits,
+    /// Serial ports' flow control: XON/XOFF (software) or RTS/CTS (hardware).
+    #[arg(long, default_value = "none", value_parser = choice::<FlowControl>(FlowControl::NAMES))]
+    flow_control: FlowControl,
 }
 
-impl Default for LineSettings {
-    fn default() -> Self {
+impl LineArgs {
+    pub fn settings(&self) -> LineSettings {
         LineSettings {
-            baud: engine::soccer::protocol::BAUD,
-            data_bits: DataBits::Eight,
-            parity: Parity::None,
-            stop_bits: StopBits::Two,
-            flow_control: FlowControl::None,
+            baud: self.baud,
+            data_bits: self.data_bits,
+            parity: self.parity,
+            stop_bits: self.stop_bits,
+            flow_control: self.flow_control,
         }
     }
 }
 
-/// The bits of one character, as `--data-bits 5|6|7|8`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum DataBits {
-    #[value(name = "5")]
-    Five,
-    #[value(name = "6")]
-    Six,
-    #[value(name = "7")]
-    Seven,
-    #[value(name = "8")]
-    Eight,
-}
-
-/// The parity bit, as `--parity none|odd|even`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Parity {
-    None,
-    Odd,
-    Even,
-}
-
-/// Flow control, as `--flow-control none|software|hardware` (XON/XOFF or RTS/CTS).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FlowControl {
-    None,
-    Software,
-    Hardware,
-}
-
-/// The number of stop bits, as `--stop-bits 1|2`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StopBits {
-    #[value(name = "1")]
-    One,
-    #[value(name = "2")]
-    Two,
+/// A flag taking one of an engine setting's names (listed in `--help`).
+fn choice<T>(names: &'static [&'static str]) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = engine::soccer::line::LineError> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<T>())
 }
 
 /// How long one read or write waits before the thread looks again; short enough that a closed

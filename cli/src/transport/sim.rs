@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use hdl_sim::{BoardConfig, BoardEmulator, UartConfig};
 
-use super::serial::{LineSettings, StopBits};
+use super::serial::LineSettings;
 use super::{Connection, Inbox, Mail, in_process_polled};
 
 /// The reference player's netlist (`hdl/netlist/de2_115_top.json`), built into the binary so it
@@ -52,14 +52,11 @@ const SLACK: Duration = Duration::from_millis(1);
 /// Loads `netlist` (yosys JSON) as a board with slide switches `switches` and the line settings
 /// `line`, ready for [`serve`].
 pub fn board(netlist: &str, switches: u64, line: LineSettings) -> anyhow::Result<BoardEmulator> {
-    let stop_bits = match line.stop_bits {
-        StopBits::One => 1,
-        StopBits::Two => 2,
-    };
     let config = BoardConfig {
         clock_hz: CLOCK_HZ,
         switch_value: switches,
-        uart: UartConfig::new(CLOCK_HZ, u64::from(line.baud)).with_stop_bits(stop_bits),
+        uart: UartConfig::new(CLOCK_HZ, u64::from(line.baud))
+            .with_stop_bits(line.stop_bits.count()),
         ..BoardConfig::default()
     };
     Ok(BoardEmulator::from_json(netlist, config)?)

@@ -6,6 +6,7 @@
 
 pub mod field;
 pub mod game;
+pub mod line;
 pub mod player;
 pub mod protocol;
 pub mod record;
