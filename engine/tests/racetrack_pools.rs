@@ -1,8 +1,9 @@
 //! The pools contest (spec §8) against the spec's examples and tie rules.
 
 use engine::racetrack::pools::{
-    ContestError, EntrantId, Outcome, PoolResults, Separation, circuit_points, first_round,
-    is_operational, pool_count, qualifiers, rank_pool, run_contest, zigzag_pool, zigzag_round,
+    ContestError, ContestReport, EntrantId, Outcome, PoolResults, Separation, circuit_points,
+    first_round, is_operational, pool_count, qualifiers, rank_pool, run_contest, zigzag_pool,
+    zigzag_round,
 };
 
 fn valid(time: f64) -> Outcome {
@@ -14,9 +15,9 @@ fn sizes(pools: &[Vec<EntrantId>]) -> Vec<usize> {
 }
 
 /// Plays a contest where entrant `e` always drives a valid lap of `e + 10` seconds (lower ids
-/// are faster), and records the pool sizes of every round.
-fn contest_sizes(entrants: usize) -> Vec<Vec<usize>> {
-    let report = run_contest(entrants, |_, _, members| {
+/// are faster).
+fn contest_by_id(entrants: usize) -> ContestReport {
+    run_contest(entrants, |_, _, members| {
         Ok::<_, ContestError>(PoolResults {
             laps: members
                 .iter()
@@ -25,8 +26,12 @@ fn contest_sizes(entrants: usize) -> Vec<Vec<usize>> {
             estimates: vec![None; members.len()],
         })
     })
-    .unwrap();
-    report
+    .unwrap()
+}
+
+/// [`contest_by_id`]'s pool sizes, round by round.
+fn contest_sizes(entrants: usize) -> Vec<Vec<usize>> {
+    contest_by_id(entrants)
         .rounds
         .iter()
         .map(|r| r.iter().map(|p| p.members.len()).collect())
@@ -72,16 +77,7 @@ fn zigzag_is_a_boustrophedon() {
 #[test]
 fn qualifiers_are_the_better_half_of_each_pool_in_rank_order() {
     // 12 entrants: pools {0,2,4,6,8,10} and {1,3,5,7,9,11}; lower id is faster.
-    let report = run_contest(12, |_, _, members| {
-        Ok::<_, ContestError>(PoolResults {
-            laps: members
-                .iter()
-                .map(|&e| vec![valid(e as f64 + 10.0); members.len()])
-                .collect(),
-            estimates: vec![None; members.len()],
-        })
-    })
-    .unwrap();
+    let report = contest_by_id(12);
     assert_eq!(report.rounds[0][0].qualified, vec![0, 2, 4]);
     assert_eq!(report.rounds[0][1].qualified, vec![1, 3, 5]);
     // Zig-zag of [0,2,4,1,3,5] into one pool, then sorted by submission.
