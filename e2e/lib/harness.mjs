@@ -1,8 +1,12 @@
 // Shared set-up of the e2e suite: the system Chromium driven by playwright-core, a page that
-// records every console error, page error and failed request, and canvas pixel reading.
+// records every console error, page error and failed request, a test's run on such a page that
+// ends with no problem, and canvas pixel reading.
 //
 // The app under test is served by `cargo xtask test` (QUADRILLE_URL); the browser is the
 // system's (CHROMIUM, default /usr/bin/chromium). Nothing is downloaded.
+
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 
 import { chromium } from 'playwright-core';
 
@@ -43,6 +47,40 @@ export async function openPage(browser, { width = 1280, height = 800, scale = 1 
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   return { page, problems, close: () => context.close() };
+}
+
+// One test's page: opened on `browser` with the viewport of `options` (as openPage), given the
+// `init` scripts (each what page.addInitScript takes, or a [script, arg] pair) in order before
+// anything loads, navigated to the hash `route` if there is one; then `body(page)` runs, and
+// the page must have reported no problem. The page is closed whatever happened. Without
+// options: `withPage(browser, body)`.
+export async function withPage(browser, options, body) {
+  if (body === undefined) return withPage(browser, {}, options);
+  const { route, init = [], ...viewport } = options;
+  const { page, problems, close } = await openPage(browser, viewport);
+  try {
+    for (const script of init) {
+      await page.addInitScript(...(Array.isArray(script) ? script : [script]));
+    }
+    if (route !== undefined) await visit(page, route);
+    await body(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+}
+
+// The browser of a test file: launched before its first test, closed after its last.
+// `withPage([options,] body)` runs one test's page on it (see withPage above).
+export function sharedBrowser() {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return { withPage: (options, body) => withPage(browser, options, body) };
 }
 
 // Navigates to a hash route and waits until the app has rendered it.
