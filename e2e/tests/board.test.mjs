@@ -4,9 +4,9 @@
 // and so are the verdicts of the faults (junk, an illegal turn, silence, a pulled cable).
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, visit } from '../lib/harness.mjs';
+import { sharedBrowser } from '../lib/harness.mjs';
 import { expectedReceived, fakeSerialScript, makeGame } from '../lib/fake_serial.mjs';
 
 const BOARD = '[data-testid="soccer-board"]';
@@ -16,21 +16,13 @@ const PREFERENCE = {
   blue: ['0', '1', '7', '2', '6', '3', '5', '4'],
 };
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
-// A page on #/soccer with the fake serial ports of `ports`.
-async function soccerWith(ports, extra = {}) {
-  const opened = await openPage(browser);
-  await opened.page.addInitScript({ content: fakeSerialScript({ ports, ...extra }) });
-  await visit(opened.page, '#/soccer');
-  return opened;
-}
+// The options of a page on #/soccer with the fake serial ports of `ports` (for withPage).
+const soccerWith = (ports, extra = {}) => ({
+  route: '#/soccer',
+  init: [{ content: fakeSerialScript({ ports, ...extra }) }],
+});
 
 // Chooses `kind` for `side`; a serial side is connected to the next fake port.
 async function setSide(page, side, kind, { level, limit } = {}) {
@@ -69,19 +61,15 @@ async function resultOf(page, timeout = 120_000) {
 // One game of a fake board (a bot of fake_serial.mjs with `bot`'s options) on side `board`
 // against the engine at level 1 with a generous clock; `limit` is the board's clock in ms.
 // `check` gets the page and the result; afterwards the page must have reported no problem.
-async function boardAgainstEngine(bot, { board = 'red', starter = 'red', limit } = {}, check) {
-  const { page, problems, close } = await soccerWith([{ bot }]);
-  try {
+function boardAgainstEngine(bot, { board = 'red', starter = 'red', limit } = {}, check) {
+  return browser.withPage(soccerWith([{ bot }]), async (page) => {
     for (const side of ['red', 'blue']) {
       if (side === board) await setSide(page, side, 'serial', { limit });
       else await setSide(page, side, 'engine', { level: 1, limit: 10000 });
     }
     await start(page, { starter });
     await check(page, await resultOf(page));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
+  });
 }
 
 // Replays a record with the tests' own rules: every turn but the last complete and legal; the
@@ -130,12 +118,11 @@ async function playHuman(page) {
   throw new Error('the game did not end');
 }
 
-test('serial against serial: two ports, a complete game, every byte checked', { timeout: 180_000 }, async () => {
-  const { page, problems, close } = await soccerWith([
+test('serial against serial: two ports, a complete game, every byte checked', { timeout: 180_000 }, () =>
+  browser.withPage(soccerWith([
     { bot: { seed: 3, chunk: 2, junkAtOpen: '\u0000\u00ffDE2-115 reset\r\n' } },
     { bot: { seed: 4, chunk: 5, junkBeforeTurn: 'ok ' } },
-  ]);
-  try {
+  ]), async (page) => {
     await setSide(page, 'red', 'serial');
     await setSide(page, 'blue', 'serial');
     await start(page, { starter: 'blue' });
@@ -163,15 +150,10 @@ test('serial against serial: two ports, a complete game, every byte checked', { 
     assert.deepEqual(txBlue.slice(0, 4), ['w 8', 'l 10', 'c b', '{}']);
     assert.ok(rows.some(([d, s, l]) => d === 'rx' && s === 'red' && l === 'junk'), 'reset junk shown');
     assert.ok(rows.some(([d, , l]) => d === 'rx' && /^\{[0-7]+\}$/.test(l)), 'turns shown');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('human against serial: keyboard turns are forwarded byte for byte', { timeout: 180_000 }, async () => {
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 11 } }]);
-  try {
+test('human against serial: keyboard turns are forwarded byte for byte', { timeout: 180_000 }, () =>
+  browser.withPage(soccerWith([{ bot: { seed: 11 } }]), async (page) => {
     await setSide(page, 'red', 'human');
     await setSide(page, 'blue', 'serial', { limit: 1000 });
     await start(page, { starter: 'red' });
@@ -180,11 +162,7 @@ test('human against serial: keyboard turns are forwarded byte for byte', { timeo
     replay(record);
     assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
     assert.equal(await received(page, 0), expectedReceived(record, 'blue'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
 test('engine against serial: a complete game on 8x10', { timeout: 180_000 }, () =>
   boardAgainstEngine({ seed: 5 }, {}, async (page, { winner, reason, record }) => {
@@ -231,14 +209,16 @@ test('bytes that frame no turn lose with illegal_step, with no turn recorded', {
     assert.equal(await received(page, 0), expectedReceived(record, 'red', true));
   }));
 
-test('no Web Serial: a clear explanation and the rest of the page works', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('no Web Serial: a clear explanation and the rest of the page works', { timeout: 60_000 }, () =>
+  browser.withPage({
+    route: '#/soccer',
     // Headless Chromium has Web Serial: take it away, as Firefox or Safari would.
-    await page.addInitScript(() => {
-      delete Navigator.prototype.serial;
-    });
-    await visit(page, '#/soccer');
+    init: [
+      () => {
+        delete Navigator.prototype.serial;
+      },
+    ],
+  }, async (page) => {
     await page.selectOption('[data-testid="side-red"]', 'serial');
     const note = await page.textContent('[data-testid="serial-unsupported"]');
     assert.match(note, /Web Serial/);
@@ -247,18 +227,13 @@ test('no Web Serial: a clear explanation and the rest of the page works', { time
     await page.selectOption('[data-testid="side-red"]', 'human');
     await page.click('[data-testid="start-game"]');
     await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === 'human', BOARD);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
 test('a busy port and a cancelled chooser are explained; granted ports reconnect without a prompt', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await soccerWith([
+  await browser.withPage(soccerWith([
     { busy: true, bot: { seed: 1 } },
     { granted: true, bot: { seed: 2 } },
-  ]);
-  try {
+  ]), async (page) => {
     await page.selectOption('[data-testid="side-red"]', 'serial');
     await page.click('[data-testid="connect-red"]');
     assert.match(await (await page.waitForSelector('[data-testid="port-error-red"]')).textContent(), /another program/);
@@ -269,26 +244,19 @@ test('a busy port and a cancelled chooser are explained; granted ports reconnect
     await page.waitForSelector('[data-testid="port-status-red"]:has-text("no port")');
     const closed = await page.evaluate(() => window.__fakeSerial.ports[1].closes);
     assert.equal(closed, 1, 'closed after releasing its locks (the fake refuses otherwise)');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-  const cancelled = await soccerWith([], { cancel: true });
-  try {
-    await cancelled.page.selectOption('[data-testid="side-blue"]', 'serial');
-    await cancelled.page.click('[data-testid="connect-blue"]');
-    assert.match(await (await cancelled.page.waitForSelector('[data-testid="port-error-blue"]')).textContent(), /no port was chosen/);
-    assert.deepEqual(cancelled.problems, []);
-  } finally {
-    await cancelled.close();
-  }
+  });
+  await browser.withPage(soccerWith([], { cancel: true }), async (page) => {
+    await page.selectOption('[data-testid="side-blue"]', 'serial');
+    await page.click('[data-testid="connect-blue"]');
+    assert.match(await (await page.waitForSelector('[data-testid="port-error-blue"]')).textContent(), /no port was chosen/);
+  });
 });
 
 // Another page's stand-in for Web Serial may be thinner than Chromium's: here the ports have no
 // `getInfo` and take no event listeners, and `navigator.serial` has no `getPorts`. A pulled cable
-// is then seen only through the port's stream (it ends, or it errors).
-async function thinSerial(page, how) {
-  await page.addInitScript((how) => {
+// is then seen only through the port's stream (it ends, or it errors). An init script for withPage.
+function thinSerial(how) {
+  const script = (how) => {
     const port = window.__fakeSerial.ports[0];
     navigator.serial.getPorts = undefined;
     port.getInfo = undefined;
@@ -299,16 +267,16 @@ async function thinSerial(page, how) {
       else this.controller?.error(new DOMException('The device has been lost.', 'NetworkError'));
       this.controller = null;
     };
-  }, how);
+  };
+  return [script, how];
 }
 
 for (const how of ['eof', 'error']) {
-  test(`a thin Web Serial stand-in: the port connects and plays; a cable pulled (stream ${how}) is a disconnect`, { timeout: 120_000 }, async () => {
-    const { page, problems, close } = await openPage(browser);
-    try {
-      await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 8, unplugAt: 3 } }] }) });
-      await thinSerial(page, how);
-      await visit(page, '#/soccer');
+  test(`a thin Web Serial stand-in: the port connects and plays; a cable pulled (stream ${how}) is a disconnect`, { timeout: 120_000 }, () =>
+    browser.withPage({
+      route: '#/soccer',
+      init: [{ content: fakeSerialScript({ ports: [{ bot: { seed: 8, unplugAt: 3 } }] }) }, thinSerial(how)],
+    }, async (page) => {
       await setSide(page, 'red', 'serial');
       assert.match(await page.textContent('[data-testid="port-status-red"]'), /connected: serial port/);
       await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
@@ -317,16 +285,11 @@ for (const how of ['eof', 'error']) {
       assert.deepEqual([winner, reason], ['blue', 'disconnect'], record);
       assert.equal(replay(record).turns.length, 4, record);
       assert.equal(await received(page, 0), expectedReceived(record, 'red', true));
-      assert.deepEqual(problems, []);
-    } finally {
-      await close();
-    }
-  });
+    }));
 }
 
-test('leaving a page closes its ports cleanly, even mid-game: the other page opens them again', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await soccerWith([{ bot: { seed: 12, delayMs: 300 } }]);
-  try {
+test('leaving a page closes its ports cleanly, even mid-game: the other page opens them again', { timeout: 120_000 }, () =>
+  browser.withPage(soccerWith([{ bot: { seed: 12, delayMs: 300 } }]), async (page) => {
     const port = () => page.evaluate(() => {
       const p = window.__fakeSerial.ports[0];
       return { open: p.readable !== null, closes: p.closes };
@@ -349,23 +312,21 @@ test('leaving a page closes its ports cleanly, even mid-game: the other page ope
     await page.click('[data-testid^="granted-red-"]');
     await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
     assert.deepEqual(await port(), { open: true, closes: 2 });
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('"Start game" pressed while a port is still opening starts the game once it is open', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 13 } }] }) });
-    // This port takes its time to open, as a real USB adapter may.
-    await page.addInitScript(() => {
-      const port = window.__fakeSerial.ports[0];
-      const open = port.open.bind(port);
-      port.open = (options) => new Promise((resolve) => setTimeout(resolve, 700)).then(() => open(options));
-    });
-    await visit(page, '#/soccer');
+test('"Start game" pressed while a port is still opening starts the game once it is open', { timeout: 120_000 }, () =>
+  browser.withPage({
+    route: '#/soccer',
+    init: [
+      { content: fakeSerialScript({ ports: [{ bot: { seed: 13 } }] }) },
+      // This port takes its time to open, as a real USB adapter may.
+      () => {
+        const port = window.__fakeSerial.ports[0];
+        const open = port.open.bind(port);
+        port.open = (options) => new Promise((resolve) => setTimeout(resolve, 700)).then(() => open(options));
+      },
+    ],
+  }, async (page) => {
     await page.selectOption('[data-testid="side-red"]', 'serial');
     await page.click('[data-testid="connect-red"]');
     await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
@@ -375,15 +336,10 @@ test('"Start game" pressed while a port is still opening starts the game once it
     replay(record);
     assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
     assert.equal(await received(page, 0), expectedReceived(record, 'red'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test("a board side's clock is the referee's 1000 ms unless set: the limit box says so", { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await soccerWith([]);
-  try {
+test("a board side's clock is the referee's 1000 ms unless set: the limit box says so", { timeout: 60_000 }, () =>
+  browser.withPage(soccerWith([]), async (page) => {
     const limit = () =>
       page.$eval('[data-testid="limit-red"]', (i) => [i.value, i.placeholder]);
     assert.deepEqual(await limit(), ['', 'none']);
@@ -394,8 +350,4 @@ test("a board side's clock is the referee's 1000 ms unless set: the limit box sa
     assert.deepEqual(await limit(), ['', '1000']);
     await page.selectOption('[data-testid="side-red"]', 'engine');
     assert.deepEqual(await limit(), ['1000', 'none']);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

@@ -3,18 +3,12 @@
 // emulator in headless Chromium (simulated MHz, the board's turn latency) are printed.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, visit } from '../lib/harness.mjs';
+import { sharedBrowser } from '../lib/harness.mjs';
 import { expectedReceived, fakeSerialScript, makeGame } from '../lib/fake_serial.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function powerUp(page, side) {
   await page.selectOption(`[data-testid="side-${side}"]`, 'emulated');
@@ -55,11 +49,11 @@ async function stats(page, side) {
   return page.$eval(`[data-testid="emulator-stats-${side}"]`, (e) => ({ ...e.dataset }));
 }
 
-test('the emulated board against a serial board, to the end', { timeout: 900_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 21 } }] }) });
-    await visit(page, '#/soccer');
+test('the emulated board against a serial board, to the end', { timeout: 900_000 }, () =>
+  browser.withPage({
+    route: '#/soccer',
+    init: [{ content: fakeSerialScript({ ports: [{ bot: { seed: 21 } }] }) }],
+  }, async (page) => {
     await powerUp(page, 'red');
     await page.selectOption('[data-testid="side-blue"]', 'serial');
     await page.click('[data-testid="connect-blue"]');
@@ -79,16 +73,10 @@ test('the emulated board against a serial board, to the end', { timeout: 900_000
       rows.map((r) => r.dataset.label),
     );
     assert.ok(labels.length > 0 && labels.every((l) => /^\{[0-7]+\}$/.test(l)), labels.join(' '));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('the emulated board against the engine on 8x10: figures', { timeout: 900_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/soccer');
+test('the emulated board against the engine on 8x10: figures', { timeout: 900_000 }, () =>
+  browser.withPage({ route: '#/soccer' }, async (page) => {
     await powerUp(page, 'blue');
     await page.selectOption('[data-testid="side-red"]', 'engine');
     await page.selectOption('[data-testid="level-red"]', '2');
@@ -116,8 +104,4 @@ test('the emulated board against the engine on 8x10: figures', { timeout: 900_00
     const vcd = readFileSync(path, 'utf8');
     assert.match(vcd, /\$var wire 1 \S+ UART_TXD \$end/);
     assert.match(vcd, /\$enddefinitions \$end/);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

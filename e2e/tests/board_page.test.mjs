@@ -3,29 +3,23 @@
 // both directions, decoded.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, visit } from '../lib/harness.mjs';
+import { sharedBrowser } from '../lib/harness.mjs';
 import { fakeSerialScript } from '../lib/fake_serial.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const rows = (page, side) =>
   page.$$eval(`[data-testid="board-slot-${side}"] [data-testid="serial-log"] > *`, (items) =>
     items.map((r) => [r.dataset.dir, r.dataset.label, r.dataset.hex]),
   );
 
-test('the console talks to the emulated board and to a serial port; monitors decode both ways', { timeout: 300_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 2 } }] }) });
-    await visit(page, '#/board');
+test('the console talks to the emulated board and to a serial port; monitors decode both ways', { timeout: 300_000 }, () =>
+  browser.withPage({
+    route: '#/board',
+    init: [{ content: fakeSerialScript({ ports: [{ bot: { seed: 2 } }] }) }],
+  }, async (page) => {
     // Board 2 is the emulated reference player: a kick-off by hand gets its first turn.
     await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("powered up")', { timeout: 180_000 });
     await page.fill('[data-testid="console-input-blue"]', 'w\\x08\\nl\\x0a\\ncr\\n{}\\n');
@@ -61,16 +55,10 @@ test('the console talks to the emulated board and to a serial port; monitors dec
     await page.click('[data-testid="board-slot-red"] [data-testid="monitor-clear"]');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="board-slot-red"] [data-testid="serial-log"] > *').length === 0);
     assert.ok((await rows(page, 'blue')).length >= 5);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('an uploaded netlist powers up with its pins; a broken one is refused with the reason', { timeout: 300_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/board');
+test('an uploaded netlist powers up with its pins; a broken one is refused with the reason', { timeout: 300_000 }, () =>
+  browser.withPage({ route: '#/board' }, async (page) => {
     await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("powered up")', { timeout: 180_000 });
     const netlist = new URL('../../hdl/netlist/de2_115_top.json', import.meta.url).pathname;
     await page.setInputFiles('[data-testid="netlist-blue"]', netlist);
@@ -88,17 +76,13 @@ test('an uploaded netlist powers up with its pins; a broken one is refused with 
       buffer: Buffer.from('{ "modules": '),
     });
     await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("broken.json: cannot emulate")', { timeout: 60_000 });
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('the monitor pauses and resumes, copies and saves its rows as a log', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await page.addInitScript({ content: fakeSerialScript({ ports: [{ bot: { seed: 2 } }] }) });
-    await visit(page, '#/board');
+test('the monitor pauses and resumes, copies and saves its rows as a log', { timeout: 120_000 }, () =>
+  browser.withPage({
+    route: '#/board',
+    init: [{ content: fakeSerialScript({ ports: [{ bot: { seed: 2 } }] }) }],
+  }, async (page) => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
     await page.click('[data-testid="connect-red"]');
     await page.waitForSelector('[data-testid="port-status-red"]:has-text("connected:")');
@@ -149,8 +133,4 @@ test('the monitor pauses and resumes, copies and saves its rows as a log', { tim
     assert.match(lines[0], /^#/);
     assert.match(lines[1], /^\s*\d+\.\d{3} red tx 77 08 0a \| w\\x08\\n \| w 8$/);
     assert.match(lines[5], /^\s*\d+\.\d{3} red rx 7b( 3[0-7])+ 7d 0a \| \{[0-7]+\}\\n \| \{[0-7]+\}$/);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

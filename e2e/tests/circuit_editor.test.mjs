@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, pair, pixel, visit } from '../lib/harness.mjs';
+import { pair, pixel, sharedBrowser } from '../lib/harness.mjs';
 
 const CANVAS = 'canvas[data-testid="circuit-canvas"]';
 const CONFORMITY = '[data-testid="conformity"]';
@@ -17,13 +17,7 @@ const sampleText = (name) => readFileSync(samplePath(name), 'latin1');
 // The conforming samples, as engine/src/racetrack/samples.rs lists them.
 const CONFORMING = ['ring', 'street', 'hairpins', 'serpentine', 'traps', 'narrow', 'diagonals', 'spiral', 'needle'];
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 // The page coordinates of the centre of cell (x, y), from the layout the canvas reports.
 async function cellPoint(page, x, y) {
@@ -95,14 +89,16 @@ async function download(page, testid) {
   return { name: file.suggestedFilename(), bytes: readFileSync(path) };
 }
 
-// A clean editor: a fresh page (so no autosave), on a blank circuit.
-async function blankEditor(options) {
-  const opened = await openPage(browser, options);
-  await visit(opened.page, '#/circuits');
-  await opened.page.waitForSelector(`${CANVAS}[data-cell]`);
-  await choose(opened.page, 'new');
-  await opened.page.waitForSelector(`${CANVAS}[data-sample="untitled"]`);
-  return opened;
+// A test on a clean editor: a fresh page (so no autosave), on a blank circuit; `options` as
+// withPage's, and may be left out.
+function inBlankEditor(options, body) {
+  if (body === undefined) return inBlankEditor({}, options);
+  return browser.withPage({ ...options, route: '#/circuits' }, async (page) => {
+    await page.waitForSelector(`${CANVAS}[data-cell]`);
+    await choose(page, 'new');
+    await page.waitForSelector(`${CANVAS}[data-sample="untitled"]`);
+    await body(page);
+  });
 }
 
 // Draws a rectangular loop: track from (10,2) to (139,90), grass infield (20,7)–(129,80).
@@ -115,9 +111,8 @@ async function drawLoop(page) {
   await drag(page, [20, 7], [129, 80]);
 }
 
-test('a circuit drawn from blank with the mouse conforms and gets a par time', async () => {
-  const { page, problems, close } = await blankEditor();
-  try {
+test('a circuit drawn from blank with the mouse conforms and gets a par time', () =>
+  inBlankEditor(async (page) => {
     const blank = await conformity(page);
     assert.equal(blank.conforming, 'false');
     assert.match(blank.rules, /^\d(,\d)*$/);
@@ -164,15 +159,10 @@ test('a circuit drawn from blank with the mouse conforms and gets a par time', a
     await page.keyboard.press('Control+y');
     await page.keyboard.press('Control+y');
     assert.deepEqual(await conformity(page), { conforming: 'true', rules: '' });
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('the work in progress survives a reload, and saves as a .cir', async () => {
-  const { page, problems, close } = await blankEditor();
-  try {
+test('the work in progress survives a reload, and saves as a .cir', () =>
+  inBlankEditor(async (page) => {
     await drawLoop(page);
     // A pencil stroke in white, outside the loop.
     await page.keyboard.press('p');
@@ -196,15 +186,10 @@ test('the work in progress survives a reload, and saves as a .cir', async () => 
     assert.deepEqual(await cellPixel(page, 6, 95), [255, 255, 255, 255]);
     const again = await download(page, 'save-cir');
     assert.deepEqual(again.bytes, bytes);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('.cir files open from the file input, and bad ones are refused with the line named', async () => {
-  const { page, problems, close } = await blankEditor();
-  try {
+test('.cir files open from the file input, and bad ones are refused with the line named', () =>
+  inBlankEditor(async (page) => {
     await page.setInputFiles('[data-testid="cir-file"]', samplePath('bad_border'));
     await page.waitForSelector(`${CANVAS}[data-sample="bad_border"]`);
     assert.deepEqual(await conformity(page), { conforming: 'false', rules: '2' });
@@ -224,15 +209,10 @@ test('.cir files open from the file input, and bad ones are refused with the lin
     const error = await page.textContent('[data-testid="file-error"]');
     assert.match(error, /bad_size\.cir: 99 lines/);
     assert.equal(await page.getAttribute(CANVAS, 'data-sample'), 'street');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a circuit exported as BMP imports back to the same .cir', async () => {
-  const { page, problems, close } = await blankEditor({ scale: 2 });
-  try {
+test('a circuit exported as BMP imports back to the same .cir', () =>
+  inBlankEditor({ scale: 2 }, async (page) => {
     await page.selectOption('[data-testid="circuit-sample"]', 'hairpins');
     await page.waitForSelector(`${CANVAS}[data-sample="hairpins"]`);
     const bmp = await download(page, 'export-bmp');
@@ -251,15 +231,10 @@ test('a circuit exported as BMP imports back to the same .cir', async () => {
     await page.waitForSelector(`${CANVAS}[data-sample="copy"]`);
     const saved = await download(page, 'save-cir');
     assert.equal(saved.bytes.toString('latin1'), sampleText('hairpins'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('every tool has a key, listed in the ? cheatsheet', async () => {
-  const { page, problems, close } = await blankEditor();
-  try {
+test('every tool has a key, listed in the ? cheatsheet', () =>
+  inBlankEditor(async (page) => {
     const keys = {
       p: 'pencil',
       b: 'brush',
@@ -314,11 +289,7 @@ test('every tool has a key, listed in the ? cheatsheet', async () => {
     assert.equal(at(98, 50), 'C');
     for (const [x, y] of [[120, 60], [122, 62], [121, 61]]) assert.equal(at(x, y), 'P');
     assert.equal(at(123, 62) + at(119, 60), 'CC');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
 // Resolves (in the page) with the milliseconds from the first `event` on the window to the par
 // time of the circuit as it then is.
@@ -347,10 +318,8 @@ async function armLatency(page, event) {
   );
 }
 
-test('benchmark: par-time latency after a stroke on each sample circuit', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/circuits');
+test('benchmark: par-time latency after a stroke on each sample circuit', () =>
+  browser.withPage({ route: '#/circuits' }, async (page) => {
     await page.waitForSelector(`${CANVAS}[data-cell]`);
     await page.keyboard.press('p');
     // Start from a circuit that is none of the samples, restored from the autosave by a reload
@@ -399,15 +368,10 @@ test('benchmark: par-time latency after a stroke on each sample circuit', async 
     }
     const worst = (key) => Math.max(...rows.map((r) => Number(r[key]))).toFixed(1);
     console.log(`worst: new circuit ${worst('fresh')} ms, decor stroke ${worst('stroke')} ms`);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a dropped .cir opens; the status bar names the cell under the pointer; zoom keys, grid and the optimal lap', async () => {
-  const { page, problems, close } = await blankEditor();
-  try {
+test('a dropped .cir opens; the status bar names the cell under the pointer; zoom keys, grid and the optimal lap', () =>
+  inBlankEditor(async (page) => {
     // Drag-and-drop of a file from the desktop onto the canvas.
     const transfer = await page.evaluateHandle((text) => {
       const dt = new DataTransfer();
@@ -464,16 +428,10 @@ test('a dropped .cir opens; the status bar names the cell under the pointer; zoo
     assert.equal(lines[95].slice(5, 8), 'MMM');
     assert.equal(lines[97].slice(5, 8), 'JJJ');
     assert.equal(await parTime(page), par, 'decor strokes keep the par time');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('the view pans with the middle button, with space held, and pinches with two fingers; none of it paints', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/circuits');
+test('the view pans with the middle button, with space held, and pinches with two fingers; none of it paints', () =>
+  browser.withPage({ route: '#/circuits' }, async (page) => {
     await page.selectOption('[data-testid="circuit-sample"]', 'ring');
     await page.waitForSelector(`${CANVAS}[data-sample="ring"][data-cell]`);
     await page.keyboard.press('p');
@@ -510,8 +468,4 @@ test('the view pans with the middle button, with space held, and pinches with tw
     // Nothing was painted: the circuit is the sample, and there is nothing to undo.
     assert.equal((await download(page, 'save-cir')).bytes.toString('latin1'), sampleText('ring'));
     assert.equal(await page.$eval('[data-testid="undo"]', (b) => b.disabled), true);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

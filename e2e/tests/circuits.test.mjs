@@ -3,9 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, pair, pixel, visit } from '../lib/harness.mjs';
+import { pair, pixel, sharedBrowser } from '../lib/harness.mjs';
 
 const CANVAS = 'canvas[data-testid="circuit-canvas"]';
 const SAMPLES = new URL('../../engine/samples/', import.meta.url);
@@ -36,13 +36,7 @@ function readCircuit(name) {
   return (x, y) => rows[y][x];
 }
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function checkCircuit(page) {
   const name = await page.getAttribute(CANVAS, 'data-sample');
@@ -71,24 +65,16 @@ async function checkCircuit(page) {
   return name;
 }
 
-test('the first sample circuit is drawn in the spec colours', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/circuits');
+test('the first sample circuit is drawn in the spec colours', () =>
+  browser.withPage({ route: '#/circuits' }, async (page) => {
     await page.waitForSelector(`${CANVAS}[data-sample]`);
     const cell = Number(await page.getAttribute(CANVAS, 'data-cell'));
     assert.ok(cell >= 2, `cells of ${cell} px`);
     await checkCircuit(page);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('choosing another sample redraws the canvas', async () => {
-  const { page, problems, close } = await openPage(browser, { scale: 2 });
-  try {
-    await visit(page, '#/circuits');
+test('choosing another sample redraws the canvas', () =>
+  browser.withPage({ route: '#/circuits', scale: 2 }, async (page) => {
     const first = await page.getAttribute(`${CANVAS}[data-sample]`, 'data-sample');
     const options = await page.$$eval('[data-testid="circuit-sample"] option', (os) =>
       os.map((o) => o.value),
@@ -98,8 +84,4 @@ test('choosing another sample redraws the canvas', async () => {
     await page.selectOption('[data-testid="circuit-sample"]', other);
     await page.waitForSelector(`${CANVAS}[data-sample="${other}"]`);
     assert.equal(await checkCircuit(page), other);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

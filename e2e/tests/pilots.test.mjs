@@ -11,10 +11,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { launch, openPage, visit } from '../lib/harness.mjs';
+import { sharedBrowser } from '../lib/harness.mjs';
 
 const FIXTURES = new URL('./pilots-fixtures/', import.meta.url);
 const RING = fileURLToPath(new URL('../../engine/samples/ring.cir', import.meta.url));
@@ -25,23 +25,16 @@ const VERDICT = '[data-testid="verdict"]';
 const CANVAS = 'canvas[data-testid="lab-canvas"]';
 const STEP = '[data-testid="replay-step"]';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
-// Opens the lab on ring.cir loaded from its file, with an empty results log.
-async function openLab(options) {
-  const opened = await openPage(browser, options);
-  const { page } = opened;
-  await visit(page, '#/pilots');
-  await page.evaluate(() => localStorage.clear());
-  await page.setInputFiles('[data-testid="lab-cir-file"]', RING);
-  await page.waitForSelector(`${CANVAS}[data-circuit="ring"]`);
-  return opened;
+// A test on the lab, opened on ring.cir loaded from its file, with an empty results log.
+function inLab(body) {
+  return browser.withPage({ route: '#/pilots' }, async (page) => {
+    await page.evaluate(() => localStorage.clear());
+    await page.setInputFiles('[data-testid="lab-cir-file"]', RING);
+    await page.waitForSelector(`${CANVAS}[data-circuit="ring"]`);
+    await body(page);
+  });
 }
 
 // Loads one result file and waits until the verdict describes it.
@@ -83,9 +76,8 @@ async function verdictOf(page) {
 
 const step = async (page) => Number(await page.getAttribute(STEP, 'data-step'));
 
-test('valid laps: time to the hundredth as the CLI, replay steps, ghost cars', async () => {
-  const { page, problems, close } = await openLab();
-  try {
+test('valid laps: time to the hundredth as the CLI, replay steps, ghost cars', () =>
+  inLab(async (page) => {
     for (const name of ['fangio.f1', 'demo.f1']) {
       const cli = EXPECTED[name];
       const v = await load(page, name);
@@ -135,15 +127,10 @@ test('valid laps: time to the hundredth as the CLI, replay steps, ghost cars', a
     const at = readPositions('fangio.f1')[5];
     const colour = await canvasPixelAtCell(page, at);
     assert.deepEqual(colour, [245, 158, 11, 255], `car at (${at})`);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('faults are reported as the CLI reports them, at their move', async () => {
-  const { page, problems, close } = await openLab();
-  try {
+test('faults are reported as the CLI reports them, at their move', () =>
+  inLab(async (page) => {
     for (const name of ['crash.f1', 'swerve.f1', 'typo.f1', 'short.f1']) {
       const cli = EXPECTED[name];
       const v = await load(page, name);
@@ -168,15 +155,10 @@ test('faults are reported as the CLI reports them, at their move', async () => {
     await page.fill('[data-testid="replay-scrub"]', '0');
     await page.click('[data-testid="show-fault"]');
     assert.equal(await step(page), EXPECTED['crash.f1'].move);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('pasted files and the built-in pilots are judged too', async () => {
-  const { page, problems, close } = await openLab();
-  try {
+test('pasted files and the built-in pilots are judged too', () =>
+  inLab(async (page) => {
     await page.click('.lab-paste summary');
     await page.fill('[data-testid="f1-paste"]', readFileSync(fixture('fangio.f1'), 'latin1'));
     await page.click('[data-testid="f1-paste-judge"]');
@@ -209,15 +191,10 @@ test('pasted files and the built-in pilots are judged too', async () => {
     if (process.env.QUADRILLE_BIN) {
       assert.deepEqual(positions, cliOptimalLap());
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('the results log ranks by the spec, survives a reload and exports as TESTF1 .log', async () => {
-  const { page, problems, close } = await openLab();
-  try {
+test('the results log ranks by the spec, survives a reload and exports as TESTF1 .log', () =>
+  inLab(async (page) => {
     for (const name of ['demo.f1', 'crash.f1', 'fangio.f1', 'typo.f1']) await load(page, name);
     const ranking = () =>
       page.$$eval('[data-testid="ranking-row"]', (rows) =>
@@ -285,15 +262,10 @@ test('the results log ranks by the spec, survives a reload and exports as TESTF1
     // Clearing empties the table.
     await page.click('[data-testid="log-clear"]');
     assert.equal(await page.$('[data-testid="ranking"]'), null);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test("the editor's circuit and dropped files", async () => {
-  const { page, problems, close } = await openLab();
-  try {
+test("the editor's circuit and dropped files", () =>
+  inLab(async (page) => {
     // The circuit editor autosaves its work as "name\n.cir text" (app/src/editor/browser.rs).
     const street = readFileSync(new URL('../../engine/samples/street.cir', import.meta.url), 'latin1');
     await page.evaluate((text) => localStorage.setItem('quadrille.circuit-editor.v1', text), `my-street\n${street}`);
@@ -319,11 +291,7 @@ test("the editor's circuit and dropped files", async () => {
     // Line 2 names ring.cir: the lab says so, as TESTF1 would have looked for that circuit.
     assert.match(await page.textContent('[data-testid="other-circuit"]'), /ring\.cir.*my-street\.cir/);
     assert.equal(await page.getAttribute(CANVAS, 'data-laps'), '1');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
 // The fixtures' verdicts are the CLI's own: re-judged by the `quadrille` that `cargo xtask test`
 // builds (QUADRILLE_BIN), so a change of the judge cannot leave expected.json behind.
@@ -362,9 +330,8 @@ async function canvasPixelAtCell(page, [x, y]) {
   );
 }
 
-test('the demo pilot runs in the worker; every lap is plotted, speed per move, in its colour', async () => {
-  const { page, problems, close } = await openLab();
-  try {
+test('the demo pilot runs in the worker; every lap is plotted, speed per move, in its colour', () =>
+  inLab(async (page) => {
     // The share of the plot's pixels in a colour (RGB within a few units, antialiasing aside).
     const share = (hex) =>
       page.$eval('[data-testid="speed-plot"]', (canvas, hex) => {
@@ -393,8 +360,4 @@ test('the demo pilot runs in the worker; every lap is plotted, speed per move, i
     for (const colour of colours) {
       assert.ok((await share(colour)) > 0.001, `no line in ${colour} on the speed plot`);
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

@@ -1,17 +1,11 @@
 // Every route opens, renders its page and logs no error; links and unknown routes behave.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { BASE_URL, launch, openPage, visit } from '../lib/harness.mjs';
+import { BASE_URL, sharedBrowser } from '../lib/harness.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const ROUTES = [
   { hash: '#/', title: 'Quadrille', landmark: '[data-testid="intro-soccer"]' },
@@ -22,27 +16,19 @@ const ROUTES = [
 ];
 
 for (const { hash, title, landmark } of ROUTES) {
-  test(`${hash} renders without console or page errors`, async () => {
-    const { page, problems, close } = await openPage(browser);
-    try {
-      await visit(page, hash);
+  test(`${hash} renders without console or page errors`, () =>
+    browser.withPage({ route: hash }, async (page) => {
       await page.waitForSelector(landmark);
       assert.equal(await page.title(), title);
       const active = await page.getAttribute('nav a[aria-current="page"]', 'href');
       assert.equal(active, hash);
       // Let late work (effects, resize observers, fonts) run before judging.
       await page.waitForTimeout(300);
-      assert.deepEqual(problems, []);
-    } finally {
-      await close();
-    }
-  });
+    }));
 }
 
-test('the home page introduces both games and links to them', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/');
+test('the home page introduces both games and links to them', () =>
+  browser.withPage({ route: '#/' }, async (page) => {
     const soccer = await page.textContent('[data-testid="intro-soccer"]');
     const racetrack = await page.textContent('[data-testid="intro-racetrack"]');
     assert.match(soccer, /Paper Soccer/);
@@ -53,21 +39,12 @@ test('the home page introduces both games and links to them', async () => {
     await page.waitForSelector('main[data-route="#/circuits"] canvas[data-sample]');
     await page.goBack();
     await page.waitForSelector('main[data-route="#/soccer"]');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('an unknown route shows "not found" and links home', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('an unknown route shows "not found" and links home', () =>
+  browser.withPage(async (page) => {
     await page.goto(new URL('#/nowhere', BASE_URL).href);
     await page.waitForSelector('[data-testid="not-found"]');
     await page.click('[data-testid="not-found"] a');
     await page.waitForSelector('main[data-route="#/"]');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

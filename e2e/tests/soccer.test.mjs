@@ -1,9 +1,9 @@
 // The Paper Soccer field is really drawn: checked pixel by pixel against the spec's geometry.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, pair, pixel, rgba, visit } from '../lib/harness.mjs';
+import { pair, pixel, rgba, sharedBrowser } from '../lib/harness.mjs';
 
 // The colours app/src/draw/soccer.rs paints with.
 const BALL = rgba('#f59e0b');
@@ -12,13 +12,7 @@ const GRID = rgba('#d8e0ec');
 const PAPER = rgba('#fdfcf7');
 const CANVAS = 'canvas[data-testid="soccer-board"]';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function layout(page) {
   const read = (name) => page.getAttribute(CANVAS, `data-${name}`);
@@ -67,22 +61,14 @@ async function checkField(page, expectedW, expectedL) {
   assert.deepEqual(await px(at(0, 0, 0.5, 0.5)), PAPER, 'paper');
 }
 
-test('the default 8x10 field: borders, goals, centre line, ball on the centre point', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/soccer');
+test('the default 8x10 field: borders, goals, centre line, ball on the centre point', () =>
+  browser.withPage({ route: '#/soccer' }, async (page) => {
     await page.waitForSelector(`${CANVAS}[data-ball]`);
     await checkField(page, 8, 10);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('any even W x L is drawn, and a bad size is refused with a message', async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/soccer');
+test('any even W x L is drawn, and a bad size is refused with a message', () =>
+  browser.withPage({ route: '#/soccer' }, async (page) => {
     for (const [w, l] of [
       [12, 6],
       [2, 2],
@@ -97,16 +83,10 @@ test('any even W x L is drawn, and a bad size is refused with a message', async 
     const error = await page.waitForSelector('[data-testid="size-error"]');
     assert.match(await error.textContent(), /width 7/);
     assert.equal(await page.getAttribute(CANVAS, 'data-field'), '30x40');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('the canvas buffer follows devicePixelRatio and the window size', async () => {
-  const { page, problems, close } = await openPage(browser, { width: 1000, height: 700, scale: 2 });
-  try {
-    await visit(page, '#/soccer');
+test('the canvas buffer follows devicePixelRatio and the window size', () =>
+  browser.withPage({ route: '#/soccer', width: 1000, height: 700, scale: 2 }, async (page) => {
     await page.waitForSelector(`${CANVAS}[data-ball]`);
     const sizes = () =>
       page.evaluate((s) => {
@@ -125,8 +105,4 @@ test('the canvas buffer follows devicePixelRatio and the window size', async () 
     ({ buffer, css } = await sizes());
     assert.deepEqual(buffer, [css[0] * 2, css[1] * 2]);
     await checkField(page, 8, 10);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

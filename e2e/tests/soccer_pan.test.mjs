@@ -3,22 +3,16 @@
 // buttons and keys still zoom and fit, and a click that does not drag still plays, as do keys.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch, openPage, pair, pixel, rgba, visit } from '../lib/harness.mjs';
+import { pair, pixel, rgba, sharedBrowser, visit } from '../lib/harness.mjs';
 import { DIRS } from '../lib/fake_serial.mjs';
 
 const BOARD = '[data-testid="soccer-board"]';
 const GRID = rgba('#d8e0ec');
 const PAPER = rgba('#fdfcf7');
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 // A hot-seat game on a `width`×`length` field, red to move.
 async function start(page, width, length) {
@@ -77,8 +71,7 @@ test('the wheel zooms about the pointer: the field point under it stays under it
     [254, 2, 1],
     [254, 254, 2],
   ]) {
-    const { page, problems, close } = await openPage(browser, { scale });
-    try {
+    await browser.withPage({ scale }, async (page) => {
       await start(page, width, length);
       let before = await layout(page);
       // Somewhere off-centre, over the field.
@@ -107,16 +100,12 @@ test('the wheel zooms about the pointer: the field point under it stays under it
       assert.equal(await page.evaluate(() => window.devicePixelRatio), scale);
       // Nothing was played.
       assert.equal(await record(page), `${width}x${length} red:`);
-      assert.deepEqual(problems, []);
-    } finally {
-      await close();
-    }
+    });
   }
 });
 
-test('zoom stays between half the fitted size and a close-up, and every zoom is crisp', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser, { scale: 2 });
-  try {
+test('zoom stays between half the fitted size and a close-up, and every zoom is crisp', { timeout: 60_000 }, () =>
+  browser.withPage({ scale: 2 }, async (page) => {
     await start(page, 30, 40);
     const fitted = await layout(page);
     assert.equal(fitted.zoom, '1×');
@@ -161,15 +150,10 @@ test('zoom stays between half the fitted size and a close-up, and every zoom is 
       { s: BOARD, sq: fitted.square },
     );
     assert.equal(await record(page), '30x40 red:');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('dragging the paper pans, and the click that ends a drag plays nothing', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('dragging the paper pans, and the click that ends a drag plays nothing', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await start(page, 30, 40);
     let before = await layout(page);
     await page.mouse.move(...before.page(...before.ball));
@@ -208,15 +192,10 @@ test('dragging the paper pans, and the click that ends a drag plays nothing', { 
     const [x2, y2] = pair((await layout(page)).origin);
     assert.deepEqual([x2 - x1, y2 - y1], [-50, -40]);
     assert.equal(await record(page), '30x40 red:');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a click (even with a little wobble) still steps the ball, and keys still play, zoomed and panned', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('a click (even with a little wobble) still steps the ball, and keys still play, zoomed and panned', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await start(page, 30, 40);
     let l = await layout(page);
     await page.mouse.move(...l.page(l.size[0] * 0.4, l.size[1] * 0.4));
@@ -272,15 +251,10 @@ test('a click (even with a little wobble) still steps the ball, and keys still p
     assert.equal(l.ball.join(','), before);
     assert.equal(await page.getAttribute(BOARD, 'data-to-move'), 'blue');
     assert.equal(await record(page), '30x40 red: 4/2/3/4/7');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('on a touch screen two fingers pinch about their middle and one finger on the paper pans', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('on a touch screen two fingers pinch about their middle and one finger on the paper pans', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await start(page, 30, 40);
     const before = await layout(page);
     const cdp = await page.context().newCDPSession(page);
@@ -315,8 +289,4 @@ test('on a touch screen two fingers pinch about their middle and one finger on t
     const [x1, y1] = pair((await layout(page)).origin);
     assert.deepEqual([x1 - x0, y1 - y0], [50, 30]);
     assert.equal(await record(page), '30x40 red:');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));

@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 
-import { launch, openPage, pair, visit } from '../lib/harness.mjs';
+import { pair, sharedBrowser, visit } from '../lib/harness.mjs';
 import { DIRS } from '../lib/fake_serial.mjs';
 
 const BOARD = '[data-testid="soccer-board"]';
@@ -39,14 +39,10 @@ function judge(record) {
   return JSON.parse(execFileSync(quadrille, ['soccer', 'judge', record], { encoding: 'utf8' }));
 }
 
-let browser;
-before(async () => {
+before(() => {
   quadrille = findQuadrille();
-  browser = await launch();
 }, { timeout: 900_000 });
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function setUp(page, { width, length, starter, red, blue, redLimit, blueLimit, level }) {
   await visit(page, '#/soccer');
@@ -132,9 +128,8 @@ const GAMES = [
 ];
 
 for (const game of GAMES) {
-  test(`a whole game: ${game.name}`, { timeout: 300_000 }, async () => {
-    const { page, problems, close } = await openPage(browser);
-    try {
+  test(`a whole game: ${game.name}`, { timeout: 300_000 }, () =>
+    browser.withPage(async (page) => {
       // The engine keeps the referee's default of 1000 ms per turn on the classic field; on the
       // others it gets more, so a loaded test machine cannot decide the game on time.
       const limit = game.width === 8 ? undefined : 10_000;
@@ -147,16 +142,11 @@ for (const game of GAMES) {
       await page.waitForSelector('[data-testid="record"]');
       await playOut(page, game.how);
       checkWithTheJudge(await resultOf(page), game);
-      assert.deepEqual(problems, []);
-    } finally {
-      await close();
-    }
-  });
+    }));
 }
 
-test('the engine against itself, animated, ends with a verdict the judge confirms', { timeout: 300_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('the engine against itself, animated, ends with a verdict the judge confirms', { timeout: 300_000 }, () =>
+  browser.withPage(async (page) => {
     const game = { width: 8, length: 10, starter: 'red', red: 'engine', blue: 'engine', level: 2 };
     await setUp(page, game);
     const seen = new Set();
@@ -166,15 +156,10 @@ test('the engine against itself, animated, ends with a verdict the judge confirm
     }
     assert.ok(seen.has('animating'), `states seen: ${[...seen]}`);
     checkWithTheJudge(await resultOf(page), game);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('an empty game shows the engine\'s record of no turn; Backspace takes back a bounce step', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('an empty game shows the engine\'s record of no turn; Backspace takes back a bounce step', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await setUp(page, { width: 8, length: 10, starter: 'red', red: 'human', blue: 'human' });
     assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: ');
     const start = await nextDecision(page);
@@ -199,15 +184,10 @@ test('an empty game shows the engine\'s record of no turn; Backspace takes back 
     await page.waitForFunction((s) => document.querySelector(s).dataset.toMove === 'red', BOARD);
     assert.equal(await page.textContent('[data-testid="record"]'), '8x10 red: 3/4');
     assert.equal(await page.$('[data-testid="result"]'), null);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a human on a clock who runs out of time loses with timeout', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('a human on a clock who runs out of time loses with timeout', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await setUp(page, { width: 8, length: 10, starter: 'red', red: 'human', blue: 'human', redLimit: 400 });
     const { winner, reason, record } = await resultOf(page);
     assert.deepEqual([winner, reason, record], ['blue', 'timeout', '8x10 red: ']);
@@ -215,16 +195,10 @@ test('a human on a clock who runs out of time loses with timeout', { timeout: 60
     const verdict = judge(`${record}# blue timeout`);
     assert.equal(verdict.over, false);
     assert.equal(verdict.to_move, 'red');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a pasted record is replayed to its final position, scrubbed and continued', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
-    await visit(page, '#/soccer');
+test('a pasted record is replayed to its final position, scrubbed and continued', { timeout: 120_000 }, () =>
+  browser.withPage({ route: '#/soccer' }, async (page) => {
     // A bad record is refused with the place of the problem.
     await page.fill('[data-testid="record-input"]', '8x10 red: 3/9');
     await page.click('[data-testid="load-record"]');
@@ -273,15 +247,10 @@ test('a pasted record is replayed to its final position, scrubbed and continued'
     const digits = text.match(/suggests ([0-7]+)/)[1];
     const verdict = judge(`8x10 red: 3/${digits}`);
     assert.ok(!verdict.over || verdict.winner === 'blue', `${digits}: ${JSON.stringify(verdict)}`);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a field too big to play at its fitted size is zoomed, and the ball stays in sight', { timeout: 120_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('a field too big to play at its fitted size is zoomed, and the ball stays in sight', { timeout: 120_000 }, () =>
+  browser.withPage(async (page) => {
     await setUp(page, { width: 254, length: 254, starter: 'red', red: 'human', blue: 'human' });
     const fitted = await nextDecision(page);
     const square = Number(fitted.square);
@@ -321,15 +290,10 @@ test('a field too big to play at its fitted size is zoomed, and the ball stays i
     assert.ok(inSight(v), `the ball at ${v.ball} is out of the ${v.size} window`);
     await page.click('[data-testid="zoom-fit"]');
     await page.waitForFunction(({ s, sq }) => Number(document.querySelector(s).dataset.square) === sq, { s: BOARD, sq: square });
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('keys typed in one go are played in order; the board has the focus once the game starts', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('keys typed in one go are played in order; the board has the focus once the game starts', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await setUp(page, { width: 2, length: 2, starter: 'red', red: 'human', blue: 'human' });
     await nextDecision(page);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'soccer-board');
@@ -337,15 +301,10 @@ test('keys typed in one go are played in order; the board has the focus once the
     await page.keyboard.type('357');
     const { winner, reason, record } = await resultOf(page);
     assert.deepEqual([winner, reason, record], ['red', 'goal', '2x2 red: 35']);
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
 
-test('a finished game is copied and downloaded with its verdict, and the file opens again', { timeout: 60_000 }, async () => {
-  const { page, problems, close } = await openPage(browser);
-  try {
+test('a finished game is copied and downloaded with its verdict, and the file opens again', { timeout: 60_000 }, () =>
+  browser.withPage(async (page) => {
     await setUp(page, { width: 2, length: 2, starter: 'red', red: 'human', blue: 'human' });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
     await nextDecision(page);
@@ -374,8 +333,4 @@ test('a finished game is copied and downloaded with its verdict, and the file op
     const result = await resultOf(page);
     assert.deepEqual([result.winner, result.reason], ['red', 'goal']);
     assert.equal(await page.getAttribute(BOARD, 'data-field'), '2x2');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+  }));
