@@ -14,7 +14,9 @@ pub mod soccer;
 pub mod workers;
 pub mod zoom;
 
+mod browser_file;
 mod canvas;
+mod clipboard;
 mod draw;
 mod pages;
 mod shell;

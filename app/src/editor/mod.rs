@@ -4,7 +4,7 @@
 //! solved ([`laps`]). The page
 //! (`pages::circuits`) turns pointer and keyboard events into calls on these, and the painting
 //! operations themselves come from `engine::racetrack::paint`. [`render`] draws the canvas and
-//! [`browser`] holds the autosave and file glue.
+//! [`browser`] holds the autosave.
 
 pub mod browser;
 pub mod document;

@@ -5,10 +5,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo_timers::callback::Interval;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 use super::log::{Log, hex, printable, seconds};
+use crate::browser_file::download_text;
+use crate::clipboard::copy_text;
 
 /// The log a page shares between its boards (writers) and its monitors (readers).
 #[derive(Clone, Debug, Default)]
@@ -97,7 +99,7 @@ impl Component for SerialMonitor {
             }
             Msg::Save => {
                 let text = log.borrow().to_text_of(ctx.props().source.as_deref());
-                save_text(&text, &ctx.props().file_name);
+                download_text(&text, &ctx.props().file_name);
                 return false;
             }
         }
@@ -161,53 +163,4 @@ impl Component for SerialMonitor {
             );
         }
     }
-}
-
-/// Puts `text` on the clipboard (ignored where the browser refuses).
-pub fn copy_text(text: &str) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let clipboard = js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("clipboard"))
-        .ok()
-        .filter(|c| !c.is_undefined());
-    if let Some(clipboard) = clipboard
-        && let Ok(write) = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
-        && let Some(write) = write.dyn_ref::<js_sys::Function>()
-        && let Ok(promise) = write.call1(&clipboard, &JsValue::from_str(text))
-        && let Ok(promise) = promise.dyn_into::<js_sys::Promise>()
-    {
-        // A refusal (no focus, no permission) is not worth an error on the console.
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-        });
-    }
-}
-
-/// Offers `text` as a file download named `name`.
-pub fn save_text(text: &str, name: &str) {
-    save_bytes(text.as_bytes(), name, "text/plain");
-}
-
-/// Offers `bytes` as a file download named `name` of type `mime`.
-pub fn save_bytes(bytes: &[u8], name: &str, mime: &str) {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(anchor) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    {
-        anchor.set_href(&url);
-        anchor.set_download(name);
-        anchor.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }

@@ -20,6 +20,7 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+use crate::browser_file;
 use crate::canvas::{Surface, Viewport, annotate, use_viewport};
 use crate::editor::document::Document;
 use crate::editor::laps::{LapCache, TrackMask};
@@ -272,7 +273,7 @@ impl Component for Editor {
                 if let Some(file) = files.into_iter().next() {
                     let name = file.name();
                     ctx.link().send_future(async move {
-                        let result = browser::read(file).await;
+                        let result = browser_file::read(file).await;
                         Msg::Loaded { name, result }
                     });
                 }
@@ -303,19 +304,19 @@ impl Component for Editor {
             Msg::SaveCir => {
                 self.drop_floating();
                 let text = self.doc.circuit().to_text(LineEnding::default());
-                browser::download(text.as_bytes(), &format!("{}.cir", self.name), "text/plain");
+                browser_file::download_text(&text, &format!("{}.cir", self.name));
                 true
             }
             Msg::ExportBmp => {
                 self.drop_floating();
                 let bytes = bmp::write(self.doc.circuit());
-                browser::download(&bytes, &format!("{}.bmp", self.name), "image/bmp");
+                browser_file::download(&bytes, &format!("{}.bmp", self.name), "image/bmp");
                 true
             }
             Msg::ExportPng => {
                 self.drop_floating();
                 if let Some(url) = render::png_data_url(self.doc.circuit(), 8) {
-                    browser::download_url(&url, &format!("{}.png", self.name));
+                    browser_file::download_url(&url, &format!("{}.png", self.name));
                 }
                 true
             }
@@ -367,12 +368,12 @@ impl Component for Editor {
         let ondrop = link.batch_callback(|e: DragEvent| {
             e.prevent_default();
             let files = e.data_transfer().and_then(|d| d.files());
-            files.map(|list| Msg::OpenFiles(file_list(&list)))
+            files.map(|list| Msg::OpenFiles(browser_file::list(&list)))
         });
         let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
         let on_files = link.batch_callback(|e: Event| {
             let input = e.target_unchecked_into::<HtmlInputElement>();
-            let files = input.files().map(|l| file_list(&l));
+            let files = input.files().map(|l| browser_file::list(&l));
             input.set_value("");
             files.map(Msg::OpenFiles)
         });
@@ -1004,7 +1005,7 @@ impl Editor {
             Command::Save => {
                 self.drop_floating();
                 let text = self.doc.circuit().to_text(LineEnding::default());
-                browser::download(text.as_bytes(), &format!("{}.cir", self.name), "text/plain");
+                browser_file::download_text(&text, &format!("{}.cir", self.name));
             }
             Command::Open => click(&self.cir_input),
         }
@@ -1324,10 +1325,6 @@ fn click(input: &NodeRef) {
     if let Some(input) = input.cast::<HtmlElement>() {
         input.click();
     }
-}
-
-fn file_list(list: &web_sys::FileList) -> Vec<File> {
-    (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
 fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {

@@ -20,6 +20,7 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+use crate::browser_file;
 use crate::canvas::{Surface, annotate};
 use crate::lab::draw::{self, Scene, lap_colour};
 use crate::lab::lap::JudgedLap;
@@ -146,22 +147,21 @@ fn now() -> String {
     iso.get(..19).unwrap_or(&iso).replace('T', " ")
 }
 
-/// The files of a list, taken out of it (an input's list empties when its value is reset).
+/// The files of a list, if it has any.
 fn take_files(list: Option<FileList>) -> Option<Vec<File>> {
-    let list = list?;
-    let files: Vec<File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    let files = browser_file::list(&list?);
     (!files.is_empty()).then_some(files)
 }
 
-/// Reads files as bytes (Latin-1 names in `.f1` files must survive).
+/// Reads files as bytes (Latin-1 names in `.f1` files must survive); unreadable ones are left
+/// out.
 async fn read_files(files: Vec<File>) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for file in files {
-        let bytes = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-            Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
-            Err(_) => continue,
-        };
-        out.push((file.name(), bytes));
+        let name = file.name();
+        if let Ok(bytes) = browser_file::read(file).await {
+            out.push((name, bytes));
+        }
     }
     out
 }
@@ -270,7 +270,7 @@ impl Pilots {
     fn export_log(&self) {
         if let Some(track) = &self.track {
             let name = format!("{}.log", track.name);
-            crate::editor::browser::download(self.log.to_text().as_bytes(), &name, "text/plain");
+            browser_file::download_text(&self.log.to_text(), &name);
         }
     }
 }
@@ -471,7 +471,7 @@ impl Component for Pilots {
                     && let Some(text) = lap.to_f1(&format!("{}.cir", track.name))
                 {
                     let name = format!("{}.f1", stem(&lap.file));
-                    crate::editor::browser::download(text.as_bytes(), &name, "text/plain");
+                    browser_file::download_text(&text, &name);
                 }
                 return false;
             }

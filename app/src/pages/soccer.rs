@@ -21,11 +21,12 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+use crate::browser_file::download_text;
 use crate::canvas::{Surface, annotate};
+use crate::clipboard::copy_text;
 use crate::draw::soccer::{Scene, Target, paint};
 use crate::geometry::FieldView;
 use crate::monitor::SerialMonitor;
-use crate::monitor::view::{copy_text, save_text};
 use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, BoardSetup, Boards};
 use crate::soccer::camera::{Camera, Touchdown};
@@ -314,7 +315,7 @@ impl Component for Soccer {
             }
             Msg::Download => {
                 if let Some(text) = self.record_for_export() {
-                    save_text(&format!("{text}\n"), "paper-soccer.txt");
+                    download_text(&format!("{text}\n"), "paper-soccer.txt");
                 }
             }
             Msg::Zoom(steps) => self.camera.zoom(steps),

@@ -18,8 +18,8 @@ use super::link::{Carrier, Link, page_ms};
 use super::port::{Connection, PortEvent};
 use super::settings::{BAUD_RATES, FormSettings, LineSettings};
 use super::side::{BoardPlayer, Forfeit};
+use crate::browser_file::download_text;
 use crate::monitor::SharedLog;
-use crate::monitor::view::save_text;
 use crate::workers::board::{Load, Pins};
 
 /// The two kinds of board side.
@@ -567,7 +567,7 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
             let boards = boards.clone();
             emulator.waveform(Callback::from(
                 move |vcd: Result<String, String>| match vcd {
-                    Ok(vcd) => save_text(&vcd, &format!("board-{name}-last-turn.vcd")),
+                    Ok(vcd) => download_text(&vcd, &format!("board-{name}-last-turn.vcd")),
                     Err(why) => {
                         boards.side(side).error = Some(why);
                         boards.touch();

@@ -1,0 +1,61 @@
+//! Files in and out of the browser, for every page: bytes offered to the user as a download,
+//! and the files they pick or drop, read as bytes.
+//!
+//! Where the browser refuses a step (no document, a blob it cannot make) a download simply does
+//! not happen: the user, who sees no file, is the only one who could be told.
+
+use js_sys::{Array, Uint8Array};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, BlobPropertyBag, File, FileList, HtmlAnchorElement, Url};
+
+/// Offers `bytes` as a download called `file_name`, of type `mime`.
+pub fn download(bytes: &[u8], file_name: &str, mime: &str) {
+    let Some(url) = object_url(bytes, mime) else {
+        return;
+    };
+    download_url(&url, file_name);
+    let _ = Url::revoke_object_url(&url);
+}
+
+/// Offers `text` as a plain-text download called `file_name` (UTF-8, as written).
+pub fn download_text(text: &str, file_name: &str) {
+    download(text.as_bytes(), file_name, "text/plain");
+}
+
+/// Follows `url` (an object or data URL) as a download called `file_name`.
+pub fn download_url(url: &str, file_name: &str) {
+    let anchor = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<HtmlAnchorElement>().ok());
+    if let Some(anchor) = anchor {
+        anchor.set_href(url);
+        anchor.set_download(file_name);
+        anchor.click();
+    }
+}
+
+/// A URL for `bytes` as a blob of type `mime`; revoke it when done.
+fn object_url(bytes: &[u8], mime: &str) -> Option<String> {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()?;
+    Url::create_object_url_with_blob(&blob).ok()
+}
+
+/// The files of a list (an input's or a drop's), taken out of it: an input's list empties when
+/// its value is reset.
+pub fn list(files: &FileList) -> Vec<File> {
+    (0..files.length()).filter_map(|i| files.get(i)).collect()
+}
+
+/// Reads a picked or dropped file as bytes (Latin-1 text such as `.cir` and `.f1` files must
+/// survive, so no decoding here).
+pub async fn read(file: File) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("{} cannot be read: {e:?}", file.name()))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
