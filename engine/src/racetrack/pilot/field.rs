@@ -39,6 +39,10 @@ const DIRS: [(i32, i32); 8] = [
 ];
 
 /// For each cell, the king's steps that are legal unit moves from it, and their crossings.
+///
+/// A king's step from a track cell is legal exactly when its end cell is track: the referee's
+/// walk ([`physics::on_track`]) takes one step along the major axis (and, on a diagonal, the
+/// minor step at once, its error `2 > 1` and no tie), then tests the one cell it reached.
 struct UnitMoves {
     /// Bit `d` set: the step `DIRS[d]` from this cell passes the collision test.
     legal: Vec<u8>,
@@ -59,7 +63,9 @@ impl UnitMoves {
             }
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                 let b = Pos::new(a.x + dx, a.y + dy);
-                if Circuit::contains(b.x, b.y) && track.passes(a, b) {
+                // The referee's walk of a king's step visits its end cell only (see
+                // `a_kings_step_is_legal_exactly_between_two_track_cells`).
+                if circuit.is_track(b.x, b.y) {
                     *bits |= 1 << d;
                     cross[i * 8 + d] = physics::crossing(&line, a, b) as i8;
                 }
@@ -248,6 +254,29 @@ pub fn moves_to_cover(speed: u32, cells: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kings_step_is_legal_exactly_between_two_track_cells() {
+        for sample in crate::racetrack::samples::SAMPLES {
+            let Ok(c) = Circuit::parse(sample.text.as_bytes()) else {
+                continue;
+            };
+            for i in 0..CELLS {
+                let a = pos_of(i);
+                for &(dx, dy) in &DIRS {
+                    let b = Pos::new(a.x + dx, a.y + dy);
+                    if Circuit::contains(b.x, b.y) {
+                        assert_eq!(
+                            physics::on_track(&c, a, b),
+                            c.is_track(a.x, a.y) && c.is_track(b.x, b.y),
+                            "{}: {a} → {b}",
+                            sample.name
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn moves_to_cover_is_the_least_k() {
