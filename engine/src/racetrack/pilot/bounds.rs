@@ -1,5 +1,5 @@
-//! The optimal pilot's heuristic: a lower bound on the moves left, the larger of two
-//! admissible bounds.
+//! The optimal pilot's heuristic: a lower bound on the moves left, the largest of admissible
+//! bounds.
 //!
 //! 1. **Distance** ([`field::moves_to_cover`]): the cells still to drive (the chain-walk
 //!    distance `d` of [`Field`]), at a speed that grows by at most one per move.
@@ -15,6 +15,14 @@
 //!    search, tabulated once per circuit. This bound sees what the distance ignores: to go
 //!    round, the car must brake and reverse, in `x` and in `y`, again at every hairpin.
 //!
+//! 3. **Gates** ([`gates`](super::gates)): the lap cut at regular levels, the two axes sharing
+//!    one clock at each cut. Where gates lie ahead of a node (everywhere but the last few
+//!    dozen levels before the line) they replace the itineraries: measured on the samples,
+//!    taking the itineraries too there changes the expansions by under 1 %, and the search
+//!    saves their lookups. The itineraries are tabulated only for the levels below the
+//!    last gate, where they serve the nodes there and end the gates' chain (the bound at the
+//!    last gate's split states).
+//!
 //! The itineraries were meant to be consistent too (a move from distance `d` to `d'` passes
 //! every level between them, inside the move's range), but measured they are not always: a
 //! move can lower the bound by more than one (see [`optimal`](super::optimal), which copes).
@@ -27,6 +35,7 @@ use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FINISH_X, FinishLine};
 
 use super::field::{self, Field};
+use super::gates::{self, Gates};
 use super::model::{State, Track};
 use super::table::{MAX_VX, MAX_VY};
 
@@ -64,6 +73,8 @@ pub struct LowerBound {
     /// [`TABLE_SPEED`].
     cover: Vec<u16>,
     max_d: u32,
+    /// The bound across corners, for nodes above its last gate.
+    gates: Gates,
 }
 
 impl LowerBound {
@@ -85,8 +96,13 @@ impl LowerBound {
             *l = [l[0].min(p.x), l[1].max(p.x), l[2].min(p.y), l[3].max(p.y)];
         }
         let line = track.line();
-        let x_levels: Vec<(i32, i32)> = levels.iter().map(|l| (l[0], l[1])).collect();
-        let y_levels: Vec<(i32, i32)> = levels.iter().map(|l| (l[2], l[3])).collect();
+        // Above the last gate the gates answer: the itineraries only serve below it.
+        let cuts = Gates::levels(&field);
+        let served = cuts.last().map_or(levels.len(), |&l| {
+            levels.len().min((l + gates::REACH + 1) as usize)
+        });
+        let x_levels: Vec<(i32, i32)> = levels[..served].iter().map(|l| (l[0], l[1])).collect();
+        let y_levels: Vec<(i32, i32)> = levels[..served].iter().map(|l| (l[2], l[3])).collect();
         let x = Itinerary::new(Circuit::WIDTH, MAX_VX, &x_levels, |u, v| {
             u < FINISH_X && v >= FINISH_X
         });
@@ -117,14 +133,18 @@ impl LowerBound {
                 cover.push(k as u16);
             }
         }
-        LowerBound {
+        let mut bound = LowerBound {
             field,
             places,
             x,
             y,
             cover,
             max_d,
-        }
+            gates: Gates::none(),
+        };
+        let gates = Gates::new(&bound.field, track.circuit(), &cuts, |s| bound.moves(s));
+        bound.gates = gates;
+        bound
     }
 
     /// A lower bound on the moves left to finish from `state` (at least 1), or `None` when the
@@ -142,6 +162,9 @@ impl LowerBound {
         } else {
             field::moves_to_cover(speed, d)
         };
+        if let Some(by_gates) = self.gates.moves(d, state.pos, state.vel) {
+            return Some(by_distance.max(by_gates));
+        }
         let by_x = self.x.moves_at(place.x_stop, state.pos.x, state.vel.x);
         let by_y = self.y.moves_at(place.y_stop, state.pos.y, state.vel.y);
         Some(by_distance.max(by_x).max(by_y))

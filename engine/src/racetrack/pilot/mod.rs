@@ -19,6 +19,7 @@ pub mod bounds;
 pub mod clearance;
 pub mod demo;
 pub mod field;
+mod gates;
 pub mod model;
 pub mod optimal;
 mod statemap;

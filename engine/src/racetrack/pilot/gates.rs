@@ -1,0 +1,635 @@
+//! Gates: the optimal pilot's bound along the whole lap, corner after corner.
+//!
+//! The per-axis itineraries of [`bounds`](super::bounds) follow `x` and `y` each on its own
+//! clock, so where the lap turns a corner they let one axis race on while the other turns:
+//! on a circuit of narrow corridors they fall about a third short of the optimum. This bound
+//! keeps the two axes on one clock at regular *gates* across the track, and lets each axis run
+//! free only between two gates.
+//!
+//! *Gates.* A gate is a level `L` of the chain-walk distance `d` of [`Field`] (every
+//! [`SPACING`] levels, from `40` up to `REACH + 1` below the start's level and below every
+//! level of the negative count layer). A lap from a state above `L` (at a level `> L`) has a
+//! first position at a level `≤ L` (its last position before the finish is at level `≤ 17`: the
+//! finishing move's chain reaches the line), reached from a position above `L`. That position
+//! `p`, with the velocity `v` of the move into it, is the lap's *split state* at the gate. Since
+//! the chain of a move of speed `s` passes levels one by one, dropping at most one per cell
+//! (see [`field`](super::field)), the previous position `q = p − v` lies at a level in
+//! `(L, level(p) + s]`, so `level(p) ≥ L − 15`. Both are on the count-0 layer (every level of
+//! the negative layer and of the start is above `L + 16`), `p` cannot finish (its level is
+//! `≥ 25`), and `q` is not the start (whose level is above `L + 16`). Hence every split state
+//! satisfies what [`Gates::new`] checks: `|v|` within the proven bounds of
+//! [`table`](super::table), `q` and `p` track cells of the count-0 layer with `level(q) > L ≥
+//! level(p) ≥ level(q) − s`, the move `q → p` passes the referee's test, some track cell lies
+//! within one of `q − v` (the position before `q`: its move had velocity `v − a`) and some
+//! track cell within one of `p + v` (the position after `p`). The set `Z_L` of states that
+//! pass contains every split state.
+//!
+//! *The chain of gates.* Take the gates `L_0 > L_1 > … > L_m` below a state `s`. A lap from `s`
+//! meets its split states `z_0, z_1, …, z_m` in this order (a position at a level `≤ L_{k+1}`
+//! is also `≤ L_k`). Projected on one axis, the car is a point whose velocity changes by at most
+//! one per move, so between two states `(u, v)` and `(u', v')` it needs at least `T(u, v → u',
+//! v')` moves, the fewest of such a point; the lap needs the larger of the two axes'. Define,
+//! from the last gate back:
+//!
+//! * `H(z) = ` the bound of [`LowerBound`](super::bounds::LowerBound) without gates, for
+//!   `z ∈ Z_{L_m}`;
+//! * `B_k(u, v) = min over z ∈ Z_{L_k} of T(u, v → z) + H(z)`, per axis;
+//! * `H(z) = max(B_{k+1}^x(z_x, v_x), B_{k+1}^y(z_y, v_y))` for `z ∈ Z_{L_k}`, `k < m`.
+//!
+//! By induction from the last gate, `H(z)` is at most the moves a lap needs from a split state
+//! `z` (its own split state at the next gate is some `z' ∈ Z`, reached after at least
+//! `T(z → z')` moves on each axis, then `≥ H(z')` more). So for a state `s` above `L_k`, the
+//! moves left are at least `max(B_k^x(s_x, v_x), B_k^y(s_y, v_y))`. `B_k` is tabulated for every
+//! `(u, v)` (velocities within the proven bounds, which every state keeps) by a breadth-first
+//! search backwards from the split states; values more than
+//! [`SPREAD`] above a table's least are lowered to that ceiling (a lower value is still a lower
+//! bound, and those states are far too slow to matter), which also bounds the search. A `(u,
+//! v)` from which no point reaches a split state gets the ceiling too: no lap passes there.
+
+use crate::racetrack::Circuit;
+use crate::racetrack::physics::{Pos, START};
+
+use super::clearance::Clearance;
+use super::field::{Field, WalkGraph};
+use super::model::State;
+use super::table::{MAX_VX, MAX_VY};
+
+/// Levels between two gates. Closer gates bound better (the axes share a clock more often)
+/// and cost more to tabulate; measured on the samples, 12 is the better trade.
+const SPACING: i32 = 12;
+/// Most levels a move passes: its chain has at most as many cells as its speed.
+pub(crate) const REACH: i32 = MAX_VX;
+/// The lowest gate: its split states stand at levels `≥ 25`, out of a finishing move's reach.
+const LOWEST: i32 = 40;
+/// A table's values are kept within this many moves of its least one (see the module docs).
+const SPREAD: usize = 20;
+/// A table entry not yet known.
+const UNKNOWN: u8 = u8::MAX;
+/// Most gates: their indices are bytes, [`NO_GATE`] excluded.
+const MAX_GATES: usize = u8::MAX as usize;
+const NO_GATE: u8 = u8::MAX;
+const CELLS: usize = (Circuit::WIDTH * Circuit::HEIGHT) as usize;
+
+/// The gates of a circuit and the tables `B_k` of both axes.
+pub(crate) struct Gates {
+    /// Per level `d`: the gate whose tables answer for a node at level `d` (the nearest gate
+    /// below it), or [`NO_GATE`].
+    gate_of: Vec<u8>,
+    /// Gate `k`'s `B_k^x`, at `k * X.states() + X.index(u, v)`.
+    x: Vec<u8>,
+    /// Gate `k`'s `B_k^y`.
+    y: Vec<u8>,
+}
+
+impl Gates {
+    /// No gates: the bound is left to the other components.
+    pub(crate) fn none() -> Gates {
+        Gates {
+            gate_of: Vec::new(),
+            x: Vec::new(),
+            y: Vec::new(),
+        }
+    }
+
+    /// The gate levels of a field, highest first (none on a circuit too short for them; on a
+    /// very long one, spaced further so that at most [`MAX_GATES`] of them index the tables).
+    pub(crate) fn levels(field: &Field) -> Vec<i32> {
+        let top = Levels::new(field).top;
+        let span = (top - REACH - LOWEST).max(0);
+        let spacing = SPACING.max(span / MAX_GATES as i32 + 1);
+        (LOWEST..top - REACH)
+            .rev()
+            .step_by(spacing as usize)
+            .collect()
+    }
+
+    /// Tabulates the gates `cuts` (from [`Gates::levels`]); `rest` is the bound to use after
+    /// the last one.
+    pub(crate) fn new(
+        field: &Field,
+        circuit: &Circuit,
+        cuts: &[i32],
+        rest: impl Fn(State) -> Option<u32>,
+    ) -> Gates {
+        debug_assert!(cuts.len() <= MAX_GATES);
+        let cuts = &cuts[..cuts.len().min(MAX_GATES)];
+        let levels = Levels::new(field);
+        let cells = levels.cells_by_level();
+        let clearance = Clearance::new(circuit);
+        let blocks = Blocks::new(circuit);
+        let n = cuts.len();
+        let mut x = vec![UNKNOWN; n * X.states()];
+        let mut y = vec![UNKNOWN; n * Y.states()];
+        let mut by_cost: Vec<Vec<u32>> = vec![Vec::new(); 256];
+        let (mut sources_x, mut sources_y) = (Vec::new(), Vec::new());
+        let mut below: Vec<Cell> = Vec::new();
+        for k in (0..n).rev() {
+            let l = cuts[k];
+            let (xs, next_x) = x.split_at_mut((k + 1) * X.states());
+            let (ys, next_y) = y.split_at_mut((k + 1) * Y.states());
+            let (tx, ty) = (&mut xs[k * X.states()..], &mut ys[k * Y.states()..]);
+            // Where split states can stand, by column.
+            below.clear();
+            sources_x.clear();
+            sources_y.clear();
+            below.extend_from_slice(cells.range(l - REACH + 1, l));
+            below.sort_unstable_by_key(|c| c.x);
+            for &q in cells.range(l + 1, l + REACH) {
+                let from = below.partition_point(|c| c.x < q.x - MAX_VX);
+                for &p in &below[from..] {
+                    let (vx, vy) = (p.x - q.x, p.y - q.y);
+                    if vx > MAX_VX {
+                        break;
+                    }
+                    let speed = vx.abs().max(vy.abs());
+                    if vy.abs() > MAX_VY || q.level - p.level > speed {
+                        continue;
+                    }
+                    let (ix, iy) = (X.index(p.x, vx), Y.index(p.y, vy));
+                    let h = if k + 1 == n {
+                        rest(State {
+                            pos: Pos::new(p.x, p.y),
+                            vel: Pos::new(vx, vy),
+                            count: 0,
+                            before_first_move: false,
+                        })
+                        .map_or(UNKNOWN, |h| h.min(u32::from(UNKNOWN) - 1) as u8)
+                    } else {
+                        next_x[ix].max(next_y[iy])
+                    };
+                    // Only a state that lowers a source needs checking.
+                    if (h < tx[ix] || h < ty[iy])
+                        && blocks.any(q.x - vx, q.y - vy)
+                        && blocks.any(p.x + vx, p.y + vy)
+                        && clearance.passes(circuit, Pos::new(q.x, q.y), Pos::new(p.x, p.y))
+                    {
+                        if h < tx[ix] {
+                            tx[ix] = h;
+                            sources_x.push(ix as u32);
+                        }
+                        if h < ty[iy] {
+                            ty[iy] = h;
+                            sources_y.push(iy as u32);
+                        }
+                    }
+                }
+            }
+            X.tabulate(tx, &sources_x, &mut by_cost);
+            Y.tabulate(ty, &sources_y, &mut by_cost);
+        }
+        let mut gate_of = vec![NO_GATE; levels.max as usize + 1];
+        let mut k = n;
+        for (d, g) in gate_of.iter_mut().enumerate() {
+            while k > 0 && (cuts[k - 1] as usize) < d {
+                k -= 1;
+            }
+            if k < n && (cuts[k] as usize) < d {
+                *g = k as u8;
+            }
+        }
+        Gates { gate_of, x, y }
+    }
+
+    /// The bound of a node at level `d` with the car at `pos` moving by `vel`, or `None` when
+    /// no gate lies below `d`.
+    pub(crate) fn moves(&self, d: u32, pos: Pos, vel: Pos) -> Option<u32> {
+        let g = *self.gate_of.get(d as usize)?;
+        if g == NO_GATE || vel.x.abs() > MAX_VX || vel.y.abs() > MAX_VY {
+            return None;
+        }
+        let g = g as usize;
+        let bx = self.x[g * X.states() + X.index(pos.x, vel.x)];
+        let by = self.y[g * Y.states() + Y.index(pos.y, vel.y)];
+        // UNKNOWN only remains in the tables of a gate without split states.
+        let known = |b: u8| if b == UNKNOWN { 0 } else { u32::from(b) };
+        Some(known(bx).max(known(by)))
+    }
+}
+
+/// A track cell of the count-0 layer with its level.
+#[derive(Clone, Copy)]
+struct Cell {
+    x: i32,
+    y: i32,
+    level: i32,
+}
+
+/// The levels of the count-0 layer's cells, and the bounds gates must respect.
+struct Levels {
+    /// Per cell: its level on the count-0 layer (`u32::MAX`: none).
+    of: Vec<u32>,
+    /// Below the start's level and every level of the deeper count layer.
+    top: i32,
+    /// The highest level of any node.
+    max: u32,
+}
+
+impl Levels {
+    fn new(field: &Field) -> Levels {
+        let graph = field.graph();
+        let mut of = vec![u32::MAX; CELLS];
+        let (mut deep, mut max, mut max_shallow) = (u32::MAX, 0, 0);
+        for node in 0..graph.nodes() {
+            let Some(d) = field.distance_at(node) else {
+                continue;
+            };
+            max = max.max(d);
+            // Nodes `0..CELLS` are the count-0 layer's cells.
+            match of.get_mut(node) {
+                Some(level) => {
+                    *level = d;
+                    max_shallow = max_shallow.max(d);
+                }
+                None => deep = deep.min(d),
+            }
+        }
+        let start = of[(START.y * Circuit::WIDTH + START.x) as usize];
+        let top = start.min(deep).min(max_shallow + 1).min(i32::MAX as u32) as i32;
+        Levels { of, top, max }
+    }
+
+    /// The cells of levels below [`Levels::top`], grouped by level.
+    fn cells_by_level(&self) -> ByLevel {
+        let span = self.top.max(0) as usize;
+        let mut first = vec![0u32; span + 1];
+        for &d in &self.of {
+            if (d as usize) < span {
+                first[d as usize + 1] += 1;
+            }
+        }
+        for i in 0..span {
+            first[i + 1] += first[i];
+        }
+        let mut next = first.clone();
+        let mut cells = vec![
+            Cell {
+                x: 0,
+                y: 0,
+                level: 0
+            };
+            first[span] as usize
+        ];
+        for (i, &d) in self.of.iter().enumerate() {
+            if (d as usize) < span {
+                let p = WalkGraph::pos(i);
+                cells[next[d as usize] as usize] = Cell {
+                    x: p.x,
+                    y: p.y,
+                    level: d as i32,
+                };
+                next[d as usize] += 1;
+            }
+        }
+        ByLevel { first, cells }
+    }
+}
+
+/// Cells grouped by level: level `d`'s are `cells[first[d]..first[d + 1]]`.
+struct ByLevel {
+    first: Vec<u32>,
+    cells: Vec<Cell>,
+}
+
+impl ByLevel {
+    /// The cells of levels `lo..=hi` (clamped to the levels held).
+    fn range(&self, lo: i32, hi: i32) -> &[Cell] {
+        let span = self.first.len() as i32 - 1;
+        let (lo, hi) = (lo.clamp(0, span) as usize, (hi + 1).clamp(0, span) as usize);
+        &self.cells[self.first[lo] as usize..self.first[hi.max(lo)] as usize]
+    }
+}
+
+/// Whether some track cell lies within one cell of `(x, y)`, for every `(x, y)` of the grid
+/// grown by one cell on each side.
+struct Blocks(Vec<bool>);
+
+impl Blocks {
+    const STRIDE: i32 = Circuit::WIDTH + 2;
+
+    fn new(circuit: &Circuit) -> Blocks {
+        let mut b = vec![false; (Blocks::STRIDE * (Circuit::HEIGHT + 2)) as usize];
+        for y in 0..Circuit::HEIGHT {
+            for x in 0..Circuit::WIDTH {
+                if circuit.is_track(x, y) {
+                    for dy in 0..3 {
+                        for dx in 0..3 {
+                            b[((y + dy) * Blocks::STRIDE + x + dx) as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        Blocks(b)
+    }
+
+    fn any(&self, x: i32, y: i32) -> bool {
+        (-1..=Circuit::WIDTH).contains(&x)
+            && (-1..=Circuit::HEIGHT).contains(&y)
+            && self.0[((y + 1) * Blocks::STRIDE + x + 1) as usize]
+    }
+}
+
+/// One axis of the tables: positions `0..size`, velocities `−vmax..=vmax` (the proven bounds
+/// of [`table`](super::table), which every state respects).
+#[derive(Clone, Copy)]
+struct Axis {
+    size: i32,
+    vmax: i32,
+}
+
+const X: Axis = Axis {
+    size: Circuit::WIDTH,
+    vmax: MAX_VX,
+};
+const Y: Axis = Axis {
+    size: Circuit::HEIGHT,
+    vmax: MAX_VY,
+};
+/// Velocities of the wider axis.
+const VELOCITIES: usize = (2 * MAX_VX + 1) as usize;
+
+impl Axis {
+    const fn width(self) -> usize {
+        (2 * self.vmax + 1) as usize
+    }
+
+    const fn states(self) -> usize {
+        self.size as usize * self.width()
+    }
+
+    fn index(self, u: i32, v: i32) -> usize {
+        u as usize * self.width() + (v + self.vmax) as usize
+    }
+
+    /// Turns the sources' costs in `table` (at the indices `sources`, the rest [`UNKNOWN`])
+    /// into `B`: the fewest moves from each `(u, v)` to a source plus its cost, kept within
+    /// [`SPREAD`] of the least.
+    ///
+    /// A breadth-first search backwards, one cost at a time, over bit sets of positions per
+    /// velocity: the states one move before `(u, v)` are `(u − v, v − a)`, `a ∈ {−1, 0, 1}`,
+    /// so a whole set of positions of velocity `v` steps back by one shift.
+    fn tabulate(self, table: &mut [u8], sources: &[u32], by_cost: &mut [Vec<u32>]) {
+        by_cost.iter_mut().for_each(Vec::clear);
+        let (mut lowest, mut highest) = (usize::MAX, 0);
+        for &i in sources {
+            let c = table[i as usize] as usize;
+            by_cost[c].push(i);
+            lowest = lowest.min(c);
+            highest = highest.max(c);
+        }
+        if lowest == usize::MAX {
+            return;
+        }
+        let ceiling = (lowest + SPREAD).min(UNKNOWN as usize - 1);
+        // Whatever the search does not reach below the ceiling gets the ceiling: below its
+        // true value, or standing for "no path to a split state" (no lap passes there).
+        table.fill(ceiling as u8);
+        let w = self.width();
+        let inside = Bits::below(self.size);
+        let mut reached = [Bits::ZERO; VELOCITIES];
+        let mut frontier = [Bits::ZERO; VELOCITIES];
+        let mut before = [Bits::ZERO; VELOCITIES];
+        for (cost, joining) in by_cost.iter().enumerate().take(ceiling).skip(lowest) {
+            // The sources of this cost join the frontier (a source reached for less is done;
+            // a duplicate of a lowered source is ignored by the reached set).
+            for &i in joining {
+                frontier[i as usize % w].set(i as usize / w);
+            }
+            let mut any = false;
+            for vi in 0..w {
+                let fresh = frontier[vi].and_not(&reached[vi]);
+                frontier[vi] = fresh;
+                if fresh.is_zero() {
+                    continue;
+                }
+                any = true;
+                reached[vi] = reached[vi].or(&fresh);
+                fresh.for_each(|u| table[u * w + vi] = cost as u8);
+            }
+            if !any && cost >= highest {
+                break;
+            }
+            before.fill(Bits::ZERO);
+            for vi in 0..w {
+                if frontier[vi].is_zero() {
+                    continue;
+                }
+                let back = frontier[vi].shift_down(vi as i32 - self.vmax).and(&inside);
+                for b in &mut before[vi.saturating_sub(1)..(vi + 2).min(w)] {
+                    *b = b.or(&back);
+                }
+            }
+            std::mem::swap(&mut frontier, &mut before);
+        }
+    }
+}
+
+/// A set of positions along an axis (up to 192).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Bits([u64; 3]);
+
+impl Bits {
+    const ZERO: Bits = Bits([0; 3]);
+
+    /// `0..n`.
+    fn below(n: i32) -> Bits {
+        let mut b = Bits::ZERO;
+        for u in 0..n as usize {
+            b.set(u);
+        }
+        b
+    }
+
+    fn set(&mut self, u: usize) {
+        self.0[u / 64] |= 1 << (u % 64);
+    }
+
+    fn is_zero(&self) -> bool {
+        self.0 == [0; 3]
+    }
+
+    fn and(&self, o: &Bits) -> Bits {
+        Bits([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+
+    fn or(&self, o: &Bits) -> Bits {
+        Bits([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    }
+
+    fn and_not(&self, o: &Bits) -> Bits {
+        Bits([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+        ])
+    }
+
+    /// Every `u` moved to `u − k`, for `|k| < 64` (positions below 0 are dropped).
+    fn shift_down(&self, k: i32) -> Bits {
+        let [a, b, c] = self.0;
+        if k >= 0 {
+            let k = k as u32;
+            if k == 0 {
+                return *self;
+            }
+            Bits([a >> k | b << (64 - k), b >> k | c << (64 - k), c >> k])
+        } else {
+            let k = (-k) as u32;
+            Bits([a << k, b << k | a >> (64 - k), c << k | b >> (64 - k)])
+        }
+    }
+
+    fn for_each(&self, mut f: impl FnMut(usize)) {
+        for (wi, &word) in self.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f(wi * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::racetrack::pilot::bounds::LowerBound;
+    use crate::racetrack::pilot::model::{Step, Track};
+    use std::collections::HashMap;
+
+    /// On the samples whose bound leans most on the gates, no state that a fastest lap passes
+    /// gets a bound above the moves that lap still needs from it, nor does any other state
+    /// above a completion found among the states closer to the start than the finish.
+    #[test]
+    fn the_bound_never_exceeds_a_completion_on_gated_samples() {
+        for name in ["street", "spiral", "diagonals"] {
+            let sample = crate::racetrack::samples::by_name(name).unwrap();
+            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+            let track = Track::new(&c).unwrap();
+            let field = Field::lower_bounds(&track);
+            assert!(Gates::levels(&field).len() > 10, "{name}: gates in use");
+            let bound = LowerBound::new(&track);
+            let moves = crate::racetrack::pilot::optimal::solve(&c).unwrap().moves() as u32;
+            // Breadth-first layers up to the optimum, then the fewest moves to finish found
+            // from each state by moves into the next layer.
+            let mut index = HashMap::new();
+            let (mut states, mut depth) = (vec![State::START], vec![0u32]);
+            index.insert(State::START, 0usize);
+            let mut i = 0;
+            while i < states.len() && depth[i] + 1 < moves {
+                let (s, g) = (states[i], depth[i]);
+                track.for_each_step(s, |step| {
+                    if let Step::Move(n) = step {
+                        index.entry(n).or_insert_with(|| {
+                            states.push(n);
+                            depth.push(g + 1);
+                            states.len() - 1
+                        });
+                    }
+                });
+                i += 1;
+            }
+            let mut left = vec![u32::MAX; states.len()];
+            for k in (0..states.len()).rev() {
+                track.for_each_step(states[k], |step| match step {
+                    Step::Finish { .. } => left[k] = 1,
+                    Step::Move(n) => {
+                        if let Some(&j) = index.get(&n)
+                            && depth[j] == depth[k] + 1
+                            && left[j] != u32::MAX
+                        {
+                            left[k] = left[k].min(left[j] + 1);
+                        }
+                    }
+                });
+            }
+            let mut checked = 0;
+            for (k, &s) in states.iter().enumerate() {
+                if left[k] == u32::MAX {
+                    continue;
+                }
+                let h = bound.moves(s).unwrap_or(u32::MAX);
+                assert!(h <= left[k], "{name}: {s:?} bound {h} > {}", left[k]);
+                checked += 1;
+            }
+            assert!(checked > 1000, "{name}: {checked}");
+        }
+    }
+
+    /// The fewest moves of a point from `(u, v)` to `(u2, v2)`, by plain search.
+    fn fewest(axis: Axis, from: (i32, i32), to: (i32, i32)) -> Option<u32> {
+        let mut seen = vec![false; axis.states()];
+        let mut layer = vec![from];
+        seen[axis.index(from.0, from.1)] = true;
+        for moves in 0.. {
+            if layer.contains(&to) {
+                return Some(moves);
+            }
+            if layer.is_empty() {
+                return None;
+            }
+            let mut next = Vec::new();
+            for (u, v) in layer {
+                for a in -1..=1 {
+                    let (u2, v2) = (u + v + a, v + a);
+                    if (0..axis.size).contains(&u2) && v2.abs() <= axis.vmax {
+                        let i = axis.index(u2, v2);
+                        if !seen[i] {
+                            seen[i] = true;
+                            next.push((u2, v2));
+                        }
+                    }
+                }
+            }
+            layer = next;
+        }
+        None
+    }
+
+    #[test]
+    fn tables_are_the_fewest_moves_to_a_source_plus_its_cost() {
+        let sources = [(60, 2, 10u8), (90, -3, 4), (20, 0, 12)];
+        let mut table = vec![UNKNOWN; Y.states()];
+        let mut indices = Vec::new();
+        for &(u, v, c) in &sources {
+            table[Y.index(u, v)] = c;
+            indices.push(Y.index(u, v) as u32);
+        }
+        let mut by_cost = vec![Vec::new(); 256];
+        Y.tabulate(&mut table, &indices, &mut by_cost);
+        let ceiling = 4 + SPREAD as u32;
+        for u in (0..Y.size).step_by(3) {
+            for v in -Y.vmax..=Y.vmax {
+                let exact = sources
+                    .iter()
+                    .filter_map(|&(su, sv, c)| Some(fewest(Y, (u, v), (su, sv))? + u32::from(c)))
+                    .min()
+                    .unwrap_or(u32::MAX);
+                assert_eq!(
+                    u32::from(table[Y.index(u, v)]),
+                    exact.min(ceiling),
+                    "({u}, {v})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bit_sets_shift_across_words() {
+        let mut b = Bits::ZERO;
+        for u in [0, 63, 64, 100, 127, 128, 149] {
+            b.set(u);
+        }
+        let collect = |b: Bits| {
+            let mut v = Vec::new();
+            b.for_each(|u| v.push(u));
+            v
+        };
+        assert_eq!(collect(b.shift_down(5)), vec![58, 59, 95, 122, 123, 144]);
+        assert_eq!(
+            collect(b.shift_down(-16).and(&Bits::below(150))),
+            vec![16, 79, 80, 116, 143, 144]
+        );
+        assert_eq!(b.shift_down(0), b);
+    }
+}
