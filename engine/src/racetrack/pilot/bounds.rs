@@ -19,9 +19,9 @@
 //!    one clock at each cut. Where gates lie ahead of a node (everywhere but the last few
 //!    dozen levels before the line) they replace the itineraries: measured on the samples,
 //!    taking the itineraries too there changes the expansions by under 1 %, and the search
-//!    saves their lookups. The itineraries are tabulated only for the levels below the
-//!    last gate, where they serve the nodes there and end the gates' chain (the bound at the
-//!    last gate's split states).
+//!    saves their lookups. Below the last gate the itineraries then owe only the finish
+//!    (their turning points there changed no expansion on the samples): they serve the nodes
+//!    there and end the gates' chain (the bound at the last gate's split states).
 //!
 //! The itineraries were meant to be consistent too (a move from distance `d` to `d'` passes
 //! every level between them, inside the move's range), but measured they are not always: a
@@ -35,7 +35,7 @@ use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FINISH_X, FinishLine};
 
 use super::field::{self, Field};
-use super::gates::{self, Gates};
+use super::gates::Gates;
 use super::model::{State, Track};
 use super::table::{MAX_VX, MAX_VY};
 
@@ -96,11 +96,11 @@ impl LowerBound {
             *l = [l[0].min(p.x), l[1].max(p.x), l[2].min(p.y), l[3].max(p.y)];
         }
         let line = track.line();
-        // Above the last gate the gates answer: the itineraries only serve below it.
+        // Above the last gate the gates answer; below it (the last few dozen levels) the
+        // turning points change no expansion on the samples, so the itineraries then owe only
+        // the finish.
         let cuts = Gates::levels(&field);
-        let served = cuts.last().map_or(levels.len(), |&l| {
-            levels.len().min((l + gates::REACH + 1) as usize)
-        });
+        let served = if cuts.is_empty() { levels.len() } else { 1 };
         let x_levels: Vec<(i32, i32)> = levels[..served].iter().map(|l| (l[0], l[1])).collect();
         let y_levels: Vec<(i32, i32)> = levels[..served].iter().map(|l| (l[2], l[3])).collect();
         let x = Itinerary::new(Circuit::WIDTH, MAX_VX, &x_levels, |u, v| {

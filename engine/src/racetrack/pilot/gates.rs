@@ -58,7 +58,7 @@ use super::table::{MAX_VX, MAX_VY};
 /// and cost more to tabulate; measured on the samples, 12 is the better trade.
 const SPACING: i32 = 12;
 /// Most levels a move passes: its chain has at most as many cells as its speed.
-pub(crate) const REACH: i32 = MAX_VX;
+const REACH: i32 = MAX_VX;
 /// The lowest gate: its split states stand at levels `≥ 25`, out of a finishing move's reach.
 const LOWEST: i32 = 40;
 /// A table's values are kept within this many moves of its least one (see the module docs).
