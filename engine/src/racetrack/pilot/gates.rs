@@ -192,6 +192,7 @@ impl Gates {
 
     /// The bound of a node at level `d` with the car at `pos` moving by `vel`, or `None` when
     /// no gate lies below `d`.
+    #[inline]
     pub(crate) fn moves(&self, d: u32, pos: Pos, vel: Pos) -> Option<u32> {
         let g = *self.gate_of.get(d as usize)?;
         if g == NO_GATE || vel.x.abs() > MAX_VX || vel.y.abs() > MAX_VY {
@@ -395,22 +396,23 @@ impl Axis {
             for &i in joining {
                 frontier[i as usize % w].set(i as usize / w);
             }
-            let mut any = false;
+            // Velocities whose frontier is not empty lie in `lo..hi`.
+            let (mut lo, mut hi) = (w, 0);
             for vi in 0..w {
                 let fresh = frontier[vi].and_not(&reached[vi]);
                 frontier[vi] = fresh;
                 if fresh.is_zero() {
                     continue;
                 }
-                any = true;
+                (lo, hi) = (lo.min(vi), vi + 1);
                 reached[vi] = reached[vi].or(&fresh);
                 fresh.for_each(|u| table[u * w + vi] = cost as u8);
             }
-            if !any && cost >= highest {
+            if lo >= hi && cost >= highest {
                 break;
             }
             before.fill(Bits::ZERO);
-            for vi in 0..w {
+            for vi in lo..hi {
                 if frontier[vi].is_zero() {
                     continue;
                 }
