@@ -13,13 +13,17 @@
 //! `-- --ceiling` shows how far the heuristic is from a perfect one: its value at the start
 //! against the optimum, and how many states A* expands against how many a perfect heuristic
 //! would (the states of the fastest laps).
+//!
+//! After the verdict, a second table times the bit-parallel breadth-first search
+//! ([`wavefront`]) in the same run: the plain search's layers, 64 states per machine word, no
+//! heuristic — what the bit-level parallelism alone buys against the A* search's pruning.
 
 use std::time::{Duration, Instant};
 
 use engine::racetrack::Circuit;
 use engine::racetrack::pilot::bounds::LowerBound;
 use engine::racetrack::pilot::model::{State, Step, Track};
-use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal};
+use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal, wavefront};
 use engine::racetrack::samples::{self, SAMPLES};
 
 /// Runs of the optimal pilot per circuit (the median is reported).
@@ -214,6 +218,7 @@ fn compare() {
     let mut worst = Duration::ZERO;
     let mut min_ratio = f64::INFINITY;
     let (mut fast_enough, mut far_enough, mut circuits) = (0, 0, 0);
+    let mut timed = Vec::new();
     for (name, circuit) in conforming() {
         let opt = measure(OPTIMAL_RUNS, optimal::solve_with_stats, &circuit);
         let track = Track::new(&circuit).expect("conforming samples have a finish line");
@@ -266,8 +271,41 @@ fn compare() {
             cpu_ratio,
             verdict
         );
+        timed.push((name, circuit, opt.wall, plain.wall));
     }
     let met = |ok: bool| if ok { "met" } else { "NOT met" };
+    print_verdicts(fast_enough, far_enough, circuits, worst, min_ratio, met);
+    println!();
+    println!(
+        "{:<11} {:>10} {:>8} {:>9} {:>12}",
+        "circuit", "bit BFS", "(cpu)", "speed-up", "vs optimal"
+    );
+    for (name, circuit, opt_wall, plain_wall) in timed {
+        let wave = measure(OPTIMAL_RUNS, wavefront::solve_with_stats, &circuit);
+        let lap = wave.result.expect("a conforming sample has a lap");
+        assert_eq!(
+            Some(lap.time()),
+            optimal::solve(&circuit).ok().map(|l| l.time()),
+            "{name}: the bit-parallel search disagrees"
+        );
+        println!(
+            "{name:<11} {:>8.2}ms {:>8} {:>8.1}x {:>11.2}x",
+            ms(wave.wall),
+            cpu_ms(wave.cpu),
+            plain_wall.as_secs_f64() / wave.wall.as_secs_f64(),
+            opt_wall.as_secs_f64() / wave.wall.as_secs_f64(),
+        );
+    }
+}
+
+fn print_verdicts(
+    fast_enough: usize,
+    far_enough: usize,
+    circuits: usize,
+    worst: Duration,
+    min_ratio: f64,
+    met: impl Fn(bool) -> &'static str,
+) {
     println!(
         "time target (median ≤ {} ms): {} — {fast_enough}/{circuits} circuits, worst {:.2} ms",
         TARGET.as_millis(),

@@ -6,7 +6,7 @@ use engine::racetrack::physics::{self, Pos};
 use engine::racetrack::pilot::bounds::LowerBound;
 use engine::racetrack::pilot::field::Field;
 use engine::racetrack::pilot::model::{State, Track};
-use engine::racetrack::pilot::{Lap, Pilot, PilotError, bfs, demo, optimal};
+use engine::racetrack::pilot::{Lap, Pilot, PilotError, bfs, demo, optimal, wavefront};
 use engine::racetrack::samples::SAMPLES;
 
 fn conforming() -> impl Iterator<Item = (&'static str, Circuit)> {
@@ -54,6 +54,10 @@ fn the_optimal_lap_is_valid_and_as_fast_as_the_plain_search_finds() {
         judged(&circuit, &reference, name);
         // Same moves and the same exact fraction: no lap is faster.
         assert_eq!(lap.time(), reference.time(), "{name}");
+        // The bit-parallel search, written independently, agrees.
+        let wave = wavefront::solve(&circuit).unwrap();
+        judged(&circuit, &wave, name);
+        assert_eq!(wave.time(), reference.time(), "{name}");
     }
 }
 
@@ -124,8 +128,10 @@ fn no_lap_and_no_start_are_reported() {
         assert_eq!(pilot.fly(&blank), Err(PilotError::NoLap), "{pilot}");
     }
     assert_eq!(bfs::plain_bfs(&blank), Err(PilotError::NoLap));
+    assert_eq!(wavefront::solve(&blank), Err(PilotError::NoLap));
     let decor = Circuit::filled(b'A').unwrap();
     assert_eq!(optimal::solve(&decor), Err(PilotError::NoFinishLine));
+    assert_eq!(wavefront::solve(&decor), Err(PilotError::NoFinishLine));
     assert_eq!(bfs::plain_bfs(&decor), Err(PilotError::NoFinishLine));
     assert_eq!(demo::drive(&decor), Err(PilotError::NoFinishLine));
 }
@@ -203,6 +209,11 @@ mod random_circuits {
             let slow = bfs::plain_bfs(&c);
             prop_assert_eq!(fast.as_ref().map(Lap::time), slow.as_ref().map(Lap::time));
             if let Ok(lap) = fast {
+                prop_assert!(judge::judge_positions(&c, lap.positions()).is_valid());
+            }
+            let wave = wavefront::solve(&c);
+            prop_assert_eq!(wave.as_ref().map(Lap::time), slow.as_ref().map(Lap::time));
+            if let Ok(lap) = wave {
                 prop_assert!(judge::judge_positions(&c, lap.positions()).is_valid());
             }
         }

@@ -24,6 +24,7 @@ pub mod model;
 pub mod optimal;
 mod statemap;
 pub mod table;
+pub mod wavefront;
 
 use std::cmp::Ordering;
 use std::fmt;
