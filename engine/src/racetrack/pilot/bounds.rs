@@ -371,6 +371,65 @@ mod tests {
         }
     }
 
+    /// A fold of [`LowerBound::moves`] over a fixed set of states of a circuit: every track
+    /// cell, counts 0 and −1, and velocities spread over the proven bounds (all the slow ones).
+    fn fingerprint(track: &Track) -> u64 {
+        let bound = LowerBound::new(track);
+        let mut speeds: Vec<i32> = (-5..=5).collect();
+        speeds.extend([-16, -13, -11, -8, -7, 7, 9, 12, 13, 16]);
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for y in 0..Circuit::HEIGHT {
+            for x in 0..Circuit::WIDTH {
+                if !track.circuit().is_track(x, y) {
+                    continue;
+                }
+                for count in [0, -1] {
+                    for &vy in speeds.iter().filter(|v| v.abs() <= MAX_VY) {
+                        for &vx in &speeds {
+                            let state = State {
+                                pos: crate::racetrack::physics::Pos::new(x, y),
+                                vel: crate::racetrack::physics::Pos::new(vx, vy),
+                                count,
+                                before_first_move: false,
+                            };
+                            let m = bound.moves(state).map_or(u64::MAX, u64::from);
+                            h = (h ^ m).wrapping_mul(0x0000_0100_0000_01b3);
+                        }
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// The bound's values, pinned: the construction is tuned for speed, and a change of speed
+    /// must not change one value (the optimal search's expansions depend on all of them). A
+    /// deliberate change of the bound updates these fingerprints.
+    #[test]
+    fn the_bound_values_are_pinned_on_every_conforming_sample() {
+        let pinned: &[(&str, u64)] = &[
+            ("ring", 0x815f8436b5d28b8c),
+            ("street", 0x7ee8811c75f05c54),
+            ("hairpins", 0x71be87a60f17f296),
+            ("serpentine", 0x98842362f054011f),
+            ("traps", 0xeee2552aba8e09f2),
+            ("narrow", 0x0281626635a39607),
+            ("diagonals", 0xe0ded829923d384c),
+            ("spiral", 0xfa695b5aa7715f9b),
+            ("needle", 0x0b09e8085720a492),
+        ];
+        let mut got = Vec::new();
+        for sample in crate::racetrack::samples::SAMPLES
+            .iter()
+            .filter(|s| s.conforming)
+        {
+            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+            let track = Track::new(&c).unwrap();
+            got.push((sample.name, fingerprint(&track)));
+        }
+        assert_eq!(got, pinned, "got {got:#x?}");
+    }
+
     #[test]
     fn an_empty_itinerary_is_the_fewest_moves_to_cross() {
         let axis = line_axis(&[(0, 0)]);
