@@ -90,6 +90,26 @@ struct Live {
     last_took: [Option<f64>; 2],
 }
 
+impl Live {
+    fn new(
+        referee: Referee,
+        players: [Box<dyn Player>; 2],
+        kinds: [PlayerKind; 2],
+        limits: [Option<u32>; 2],
+        phase: Phase,
+    ) -> Live {
+        Live {
+            referee,
+            players,
+            kinds,
+            limits,
+            phase,
+            token: 0,
+            last_took: [None, None],
+        }
+    }
+}
+
 /// The position shown while scrubbing through the history.
 struct Scrub {
     turns: usize,
@@ -403,21 +423,7 @@ impl Soccer {
         for side in [Side::Red, Side::Blue] {
             players[index(side)].new_game(*referee.field(), side);
         }
-        if let Some(old) = &mut self.live {
-            old.players.iter_mut().for_each(|p| p.cancel());
-        }
-        self.live = Some(Live {
-            referee,
-            players,
-            kinds,
-            limits,
-            phase: Phase::Starting,
-            token: 0,
-            last_took: [None, None],
-        });
-        self.scrub = None;
-        self.suggestion = None;
-        self.notice = None;
+        self.replace_live(Live::new(referee, players, kinds, limits, Phase::Starting));
         self.focus_board.set(true);
         self.advance(ctx);
     }
@@ -700,6 +706,18 @@ impl Soccer {
         }
     }
 
+    /// Ends the game shown (its players stop thinking) and shows `live` instead, from its
+    /// latest position, with no suggestion or notice left over.
+    fn replace_live(&mut self, live: Live) {
+        if let Some(old) = &mut self.live {
+            old.players.iter_mut().for_each(|p| p.cancel());
+        }
+        self.live = Some(live);
+        self.scrub = None;
+        self.suggestion = None;
+        self.notice = None;
+    }
+
     fn load_record(&mut self) {
         let text = self.record_text.trim();
         let record = match Record::parse(text) {
@@ -711,25 +729,19 @@ impl Soccer {
         };
         match Referee::from_record(&record) {
             Ok(referee) => {
-                if let Some(old) = &mut self.live {
-                    old.players.iter_mut().for_each(|p| p.cancel());
-                }
                 let field = *referee.field();
                 self.width = field.width().to_string();
                 self.length = field.length().to_string();
-                self.live = Some(Live {
+                let humans: [Box<dyn Player>; 2] = [Box::new(Human), Box::new(Human)];
+                let kinds = [PlayerKind::Human; 2];
+                self.replace_live(Live::new(
                     referee,
-                    players: [Box::new(Human), Box::new(Human)],
-                    kinds: [PlayerKind::Human; 2],
-                    limits: [None, None],
-                    phase: Phase::Review,
-                    token: 0,
-                    last_took: [None, None],
-                });
-                self.scrub = None;
-                self.suggestion = None;
+                    humans,
+                    kinds,
+                    [None, None],
+                    Phase::Review,
+                ));
                 self.load_error = None;
-                self.notice = None;
             }
             Err(err) => self.load_error = Some(format!("The moves contradict the record: {err}.")),
         }
