@@ -122,57 +122,64 @@ impl Gates {
         let mut y = vec![UNKNOWN; n * Y.states()];
         let mut by_cost: Vec<Vec<u32>> = vec![Vec::new(); 256];
         let (mut sources_x, mut sources_y) = (Vec::new(), Vec::new());
-        let mut below: Vec<Cell> = Vec::new();
+        let mut rows = [Bits::ZERO; Circuit::HEIGHT as usize];
         for k in (0..n).rev() {
             let l = cuts[k];
             let (xs, next_x) = x.split_at_mut((k + 1) * X.states());
             let (ys, next_y) = y.split_at_mut((k + 1) * Y.states());
             let (tx, ty) = (&mut xs[k * X.states()..], &mut ys[k * Y.states()..]);
-            // Where split states can stand, by column.
-            below.clear();
             sources_x.clear();
             sources_y.clear();
-            below.extend_from_slice(cells.range(l - REACH + 1, l));
-            below.sort_unstable_by_key(|c| c.x);
+            // Where split states can stand: per row, a bit set of columns.
+            let (mut top_row, mut bottom_row) = (Circuit::HEIGHT, -1);
+            for &p in cells.range(l - REACH + 1, l) {
+                rows[p.y as usize].set(p.x as usize);
+                (top_row, bottom_row) = (top_row.min(p.y), bottom_row.max(p.y));
+            }
             for &q in cells.range(l + 1, l + REACH) {
-                let from = below.partition_point(|c| c.x < q.x - MAX_VX);
-                for &p in &below[from..] {
-                    let (vx, vy) = (p.x - q.x, p.y - q.y);
-                    if vx > MAX_VX {
-                        break;
-                    }
-                    let speed = vx.abs().max(vy.abs());
-                    if vy.abs() > MAX_VY || q.level - p.level > speed {
-                        continue;
-                    }
-                    let (ix, iy) = (X.index(p.x, vx), Y.index(p.y, vy));
-                    let h = if k + 1 == n {
-                        rest(State {
-                            pos: Pos::new(p.x, p.y),
-                            vel: Pos::new(vx, vy),
-                            count: 0,
-                            before_first_move: false,
-                        })
-                        .map_or(UNKNOWN, |h| h.min(u32::from(UNKNOWN) - 1) as u8)
-                    } else {
-                        next_x[ix].max(next_y[iy])
-                    };
-                    // Only a state that lowers a source needs checking.
-                    if (h < tx[ix] || h < ty[iy])
-                        && blocks.any(q.x - vx, q.y - vy)
-                        && blocks.any(p.x + vx, p.y + vy)
-                        && clearance.passes(circuit, Pos::new(q.x, q.y), Pos::new(p.x, p.y))
-                    {
-                        if h < tx[ix] {
-                            tx[ix] = h;
-                            sources_x.push(ix as u32);
+                let columns = Bits::span(q.x - MAX_VX, q.x + MAX_VX);
+                for py in (q.y - MAX_VY).max(top_row)..=(q.y + MAX_VY).min(bottom_row) {
+                    let vy = py - q.y;
+                    rows[py as usize].and(&columns).for_each(|px| {
+                        let px = px as i32;
+                        let vx = px - q.x;
+                        let speed = vx.abs().max(vy.abs());
+                        let p_level = levels.of[(py * Circuit::WIDTH + px) as usize] as i32;
+                        if q.level - p_level > speed {
+                            return;
                         }
-                        if h < ty[iy] {
-                            ty[iy] = h;
-                            sources_y.push(iy as u32);
+                        let (ix, iy) = (X.index(px, vx), Y.index(py, vy));
+                        let h = if k + 1 == n {
+                            rest(State {
+                                pos: Pos::new(px, py),
+                                vel: Pos::new(vx, vy),
+                                count: 0,
+                                before_first_move: false,
+                            })
+                            .map_or(UNKNOWN, |h| h.min(u32::from(UNKNOWN) - 1) as u8)
+                        } else {
+                            next_x[ix].max(next_y[iy])
+                        };
+                        // Only a state that lowers a source needs checking.
+                        if (h < tx[ix] || h < ty[iy])
+                            && blocks.any(q.x - vx, q.y - vy)
+                            && blocks.any(px + vx, py + vy)
+                            && clearance.passes(circuit, Pos::new(q.x, q.y), Pos::new(px, py))
+                        {
+                            if h < tx[ix] {
+                                tx[ix] = h;
+                                sources_x.push(ix as u32);
+                            }
+                            if h < ty[iy] {
+                                ty[iy] = h;
+                                sources_y.push(iy as u32);
+                            }
                         }
-                    }
+                    });
                 }
+            }
+            if bottom_row >= 0 {
+                rows[top_row as usize..=bottom_row as usize].fill(Bits::ZERO);
             }
             X.tabulate(tx, &sources_x, &mut by_cost);
             Y.tabulate(ty, &sources_y, &mut by_cost);
@@ -396,30 +403,25 @@ impl Axis {
             for &i in joining {
                 frontier[i as usize % w].set(i as usize / w);
             }
-            // Velocities whose frontier is not empty lie in `lo..hi`.
-            let (mut lo, mut hi) = (w, 0);
+            // One pass per velocity: what is fresh gets this cost and steps back into the
+            // next frontier.
+            let mut any = false;
+            before[..w].fill(Bits::ZERO);
             for vi in 0..w {
                 let fresh = frontier[vi].and_not(&reached[vi]);
-                frontier[vi] = fresh;
                 if fresh.is_zero() {
                     continue;
                 }
-                (lo, hi) = (lo.min(vi), vi + 1);
+                any = true;
                 reached[vi] = reached[vi].or(&fresh);
                 fresh.for_each(|u| table[u * w + vi] = cost as u8);
-            }
-            if lo >= hi && cost >= highest {
-                break;
-            }
-            before.fill(Bits::ZERO);
-            for vi in lo..hi {
-                if frontier[vi].is_zero() {
-                    continue;
-                }
-                let back = frontier[vi].shift_down(vi as i32 - self.vmax).and(&inside);
+                let back = fresh.shift_down(vi as i32 - self.vmax).and(&inside);
                 for b in &mut before[vi.saturating_sub(1)..(vi + 2).min(w)] {
                     *b = b.or(&back);
                 }
+            }
+            if !any && cost >= highest {
+                break;
             }
             std::mem::swap(&mut frontier, &mut before);
         }
@@ -438,6 +440,25 @@ impl Bits {
         let mut b = Bits::ZERO;
         for u in 0..n as usize {
             b.set(u);
+        }
+        b
+    }
+
+    /// The positions `lo..=hi` that lie in `0..192`.
+    fn span(lo: i32, hi: i32) -> Bits {
+        let mut b = Bits::ZERO;
+        for (wi, word) in b.0.iter_mut().enumerate() {
+            let (base, end) = (wi as i32 * 64, wi as i32 * 64 + 63);
+            let (a, z) = (lo.max(base), hi.min(end));
+            if a <= z {
+                let len = (z - a + 1) as u32;
+                let ones = if len == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << len) - 1
+                };
+                *word = ones << (a - base);
+            }
         }
         b
     }
@@ -633,5 +654,13 @@ mod tests {
             vec![16, 79, 80, 116, 143, 144]
         );
         assert_eq!(b.shift_down(0), b);
+        assert_eq!(collect(Bits::span(-3, 2)), vec![0, 1, 2]);
+        assert_eq!(collect(Bits::span(60, 130)), (60..=130).collect::<Vec<_>>());
+        assert_eq!(
+            collect(Bits::span(140, 200)),
+            (140..192).collect::<Vec<_>>()
+        );
+        assert_eq!(collect(Bits::span(0, 191)), (0..192).collect::<Vec<_>>());
+        assert!(Bits::span(5, 4).is_zero());
     }
 }
