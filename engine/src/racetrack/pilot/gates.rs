@@ -116,7 +116,7 @@ impl Gates {
         let levels = Levels::new(field);
         let cells = levels.cells_by_level();
         let clearance = Clearance::new(circuit);
-        let blocks = Blocks::new(circuit);
+        let around = Around::new(&Blocks::new(circuit));
         let n = cuts.len();
         let mut x = vec![UNKNOWN; n * X.states()];
         let mut y = vec![UNKNOWN; n * Y.states()];
@@ -140,7 +140,10 @@ impl Gates {
                 let columns = Bits::span(q.x - MAX_VX, q.x + MAX_VX);
                 for py in (q.y - MAX_VY).max(top_row)..=(q.y + MAX_VY).min(bottom_row) {
                     let vy = py - q.y;
-                    rows[py as usize].and(&columns).for_each(|px| {
+                    let candidates = rows[py as usize]
+                        .and(&columns)
+                        .and(&around.columns(q.x, q.y, py));
+                    candidates.for_each(|px| {
                         let px = px as i32;
                         let vx = px - q.x;
                         let speed = vx.abs().max(vy.abs());
@@ -162,8 +165,6 @@ impl Gates {
                         };
                         // Only a state that lowers a source needs checking.
                         if (h < tx[ix] || h < ty[iy])
-                            && blocks.any(q.x - vx, q.y - vy)
-                            && blocks.any(px + vx, py + vy)
                             && clearance.passes(circuit, Pos::new(q.x, q.y), Pos::new(px, py))
                         {
                             if h < tx[ix] {
@@ -337,6 +338,63 @@ impl Blocks {
     }
 }
 
+/// [`Blocks`] for a whole row of candidate split states at once: for a previous position `q`
+/// and a row `py`, the columns `px` such that both the position after `p = (px, py)`, `2p − q`,
+/// and the one before `q`, `2q − p`, have a track cell within one cell.
+///
+/// Along a row, `2px − qx` visits every other column and `2qx − px` runs backwards, so each
+/// grown row is kept three ways — its even columns, its odd ones, and reversed — and each test
+/// becomes one shift.
+struct Around {
+    /// Per grown row `r + 1`: bit `m` is [`Blocks::any`]`(2m, r)`.
+    even: Vec<Bits>,
+    /// Bit `m`: [`Blocks::any`]`(2m − 1, r)`.
+    odd: Vec<Bits>,
+    /// Bit `s`: [`Blocks::any`]`(WIDTH − s, r)`.
+    reversed: Vec<Bits>,
+}
+
+impl Around {
+    fn new(blocks: &Blocks) -> Around {
+        let rows = (Circuit::HEIGHT + 2) as usize;
+        let mut around = Around {
+            even: vec![Bits::ZERO; rows],
+            odd: vec![Bits::ZERO; rows],
+            reversed: vec![Bits::ZERO; rows],
+        };
+        for r in -1..=Circuit::HEIGHT {
+            let i = (r + 1) as usize;
+            for x in -1..=Circuit::WIDTH {
+                if blocks.any(x, r) {
+                    if x % 2 == 0 {
+                        around.even[i].set((x / 2) as usize);
+                    } else {
+                        around.odd[i].set(((x + 1) / 2) as usize);
+                    }
+                    around.reversed[i].set((Circuit::WIDTH - x) as usize);
+                }
+            }
+        }
+        around
+    }
+
+    /// The columns `px` (of `0..WIDTH`, among others out of the grid) that pass both tests
+    /// for `q = (qx, qy)` and `p = (px, py)`.
+    fn columns(&self, qx: i32, qy: i32, py: i32) -> Bits {
+        let (r_after, r_before) = (2 * py - qy, 2 * qy - py);
+        let grown = -1..=Circuit::HEIGHT;
+        if !grown.contains(&r_after) || !grown.contains(&r_before) {
+            return Bits::ZERO;
+        }
+        // px = m + ⌊qx / 2⌋ puts 2px − qx at 2m (qx even) or 2m − 1 (qx odd).
+        let half = if qx % 2 == 0 { &self.even } else { &self.odd };
+        let after = half[(r_after + 1) as usize].shift_far(-(qx / 2));
+        // px = s + 2qx − WIDTH puts 2qx − px at WIDTH − s.
+        let before = self.reversed[(r_before + 1) as usize].shift_far(Circuit::WIDTH - 2 * qx);
+        after.and(&before)
+    }
+}
+
 /// One axis of the tables: positions `0..size`, velocities `−vmax..=vmax` (the proven bounds
 /// of [`table`](super::table), which every state respects).
 #[derive(Clone, Copy)]
@@ -485,6 +543,21 @@ impl Bits {
             self.0[1] & !o.0[1],
             self.0[2] & !o.0[2],
         ])
+    }
+
+    /// Every `u` moved to `u − k`, for any `k` (positions out of `0..192` are dropped).
+    fn shift_far(&self, k: i32) -> Bits {
+        // Whole words first, towards the same side as the rest, so that nothing that ends
+        // inside is dropped on the way.
+        let (words, rest) = (k / 64, k % 64);
+        let mut moved = Bits::ZERO;
+        for (i, word) in moved.0.iter_mut().enumerate() {
+            let from = i as i32 + words;
+            if (0..3).contains(&from) {
+                *word = self.0[from as usize];
+            }
+        }
+        moved.shift_down(rest)
     }
 
     /// Every `u` moved to `u − k`, for `|k| < 64` (positions below 0 are dropped).
@@ -638,6 +711,32 @@ mod tests {
     }
 
     #[test]
+    fn a_row_of_candidates_is_tested_as_blocks_tests_each() {
+        let sample = crate::racetrack::samples::by_name("hairpins").unwrap();
+        let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+        let blocks = Blocks::new(&c);
+        let around = Around::new(&blocks);
+        for qy in (0..Circuit::HEIGHT).step_by(3) {
+            for qx in 0..Circuit::WIDTH {
+                for py in (qy - MAX_VY).max(0)..=(qy + MAX_VY).min(Circuit::HEIGHT - 1) {
+                    let row = around.columns(qx, qy, py);
+                    for px in 0..Circuit::WIDTH {
+                        let each = blocks.any(2 * px - qx, 2 * py - qy)
+                            && blocks.any(2 * qx - px, 2 * qy - py);
+                        let mut one = Bits::ZERO;
+                        one.set(px as usize);
+                        assert_eq!(
+                            !row.and(&one).is_zero(),
+                            each,
+                            "({qx}, {qy}) → ({px}, {py})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn bit_sets_shift_across_words() {
         let mut b = Bits::ZERO;
         for u in [0, 63, 64, 100, 127, 128, 149] {
@@ -662,5 +761,14 @@ mod tests {
         );
         assert_eq!(collect(Bits::span(0, 191)), (0..192).collect::<Vec<_>>());
         assert!(Bits::span(5, 4).is_zero());
+        for k in [-191, -130, -64, -63, -5, 0, 7, 64, 100, 149, 191, 192] {
+            let expected: Vec<usize> = [0, 63, 64, 100, 127, 128, 149]
+                .iter()
+                .map(|&u| u as i32 - k)
+                .filter(|u| (0..192).contains(u))
+                .map(|u| u as usize)
+                .collect();
+            assert_eq!(collect(b.shift_far(k)), expected, "{k}");
+        }
     }
 }
