@@ -419,12 +419,19 @@ impl Axis {
         (2 * self.vmax + 1) as usize
     }
 
-    const fn states(self) -> usize {
-        self.size as usize * self.width()
+    /// Entries per velocity: the positions, rounded up to whole words of eight bytes (the
+    /// search writes its entries eight at a time).
+    const fn stride(self) -> usize {
+        (self.size as usize).div_ceil(8) * 8
     }
 
+    const fn states(self) -> usize {
+        self.width() * self.stride()
+    }
+
+    /// Velocity-major, so that the positions of one velocity are one run of bytes.
     fn index(self, u: i32, v: i32) -> usize {
-        u as usize * self.width() + (v + self.vmax) as usize
+        (v + self.vmax) as usize * self.stride() + u as usize
     }
 
     /// Turns the sources' costs in `table` (at the indices `sources`, the rest [`UNKNOWN`])
@@ -450,7 +457,7 @@ impl Axis {
         // Whatever the search does not reach below the ceiling gets the ceiling: below its
         // true value, or standing for "no path to a split state" (no lap passes there).
         table.fill(ceiling as u8);
-        let w = self.width();
+        let (w, stride) = (self.width(), self.stride());
         let inside = Bits::below(self.size);
         let mut reached = [Bits::ZERO; VELOCITIES];
         let mut frontier = [Bits::ZERO; VELOCITIES];
@@ -459,7 +466,7 @@ impl Axis {
             // The sources of this cost join the frontier (a source reached for less is done;
             // a duplicate of a lowered source is ignored by the reached set).
             for &i in joining {
-                frontier[i as usize % w].set(i as usize / w);
+                frontier[i as usize / stride].set(i as usize % stride);
             }
             // One pass per velocity: what is fresh gets this cost and steps back into the
             // next frontier.
@@ -472,7 +479,7 @@ impl Axis {
                 }
                 any = true;
                 reached[vi] = reached[vi].or(&fresh);
-                fresh.for_each(|u| table[u * w + vi] = cost as u8);
+                fresh.write_into(&mut table[vi * stride..(vi + 1) * stride], cost as u8);
                 let back = fresh.shift_down(vi as i32 - self.vmax).and(&inside);
                 for b in &mut before[vi.saturating_sub(1)..(vi + 2).min(w)] {
                     *b = b.or(&back);
@@ -485,6 +492,23 @@ impl Axis {
         }
     }
 }
+
+/// Per byte `b`: the 64-bit word whose byte `j` is `0xff` where bit `j` of `b` is set.
+const BYTE_MASKS: [u64; 256] = {
+    let mut masks = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            if b >> j & 1 == 1 {
+                masks[b] |= 0xff << (8 * j);
+            }
+            j += 1;
+        }
+        b += 1;
+    }
+    masks
+};
 
 /// A set of positions along an axis (up to 192).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -572,6 +596,24 @@ impl Bits {
         } else {
             let k = (-k) as u32;
             Bits([a << k, b << k | a >> (64 - k), c << k | b >> (64 - k)])
+        }
+    }
+
+    /// Sets `row[u] = value` for every `u` of the set, eight bytes at a time (`row.len()` a
+    /// multiple of 8 above every `u`).
+    fn write_into(&self, row: &mut [u8], value: u8) {
+        let splat = u64::from(value) * 0x0101_0101_0101_0101;
+        for (wi, &word) in self.0.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let j = word.trailing_zeros() / 8;
+                let byte = (word >> (8 * j)) & 0xff;
+                word &= !(0xff << (8 * j));
+                let at = wi * 64 + 8 * j as usize;
+                let chunk: &mut [u8; 8] = (&mut row[at..at + 8]).try_into().expect("8 bytes");
+                let mask = BYTE_MASKS[byte as usize];
+                *chunk = (u64::from_le_bytes(*chunk) & !mask | splat & mask).to_le_bytes();
+            }
         }
     }
 
@@ -753,6 +795,16 @@ mod tests {
             vec![16, 79, 80, 116, 143, 144]
         );
         assert_eq!(b.shift_down(0), b);
+        let mut row = vec![7u8; 152];
+        b.write_into(&mut row, 3);
+        for (u, &r) in row.iter().enumerate() {
+            let expected = if [0, 63, 64, 100, 127, 128, 149].contains(&u) {
+                3
+            } else {
+                7
+            };
+            assert_eq!(r, expected, "{u}");
+        }
         assert_eq!(collect(Bits::span(-3, 2)), vec![0, 1, 2]);
         assert_eq!(collect(Bits::span(60, 130)), (60..=130).collect::<Vec<_>>());
         assert_eq!(
