@@ -17,10 +17,8 @@
 //! The field is a breadth-first search backwards from the finishing steps over
 //! `(cell, count)` nodes, with a few count layers (count 0, −1, …).
 
-use std::collections::VecDeque;
-
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::{self, Pos};
+use crate::racetrack::physics::{self, FINISH_X, Pos};
 
 use super::model::{State, Track};
 
@@ -37,6 +35,17 @@ const DIRS: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
 ];
+
+/// [`DIRS`] as offsets between cell indices.
+const STEP_OFFSETS: [isize; 8] = {
+    let mut offsets = [0isize; 8];
+    let mut d = 0;
+    while d < 8 {
+        offsets[d] = (DIRS[d].1 * Circuit::WIDTH + DIRS[d].0) as isize;
+        d += 1;
+    }
+    offsets
+};
 
 /// For each cell, the king's steps that are legal unit moves from it, and their crossings.
 ///
@@ -138,8 +147,11 @@ impl WalkGraph {
     /// Calls `visit(node, landing)` for every unit move that ends the lap: from count 0, left
     /// to right over the line.
     pub(crate) fn for_each_finishing_step(&self, mut visit: impl FnMut(usize, Pos)) {
-        for (i, &bits) in self.units.legal.iter().enumerate() {
-            let a = pos_of(i);
+        // A king's step from left to right starts in the column just left of the line.
+        for y in 0..Circuit::HEIGHT {
+            let a = Pos::new(FINISH_X - 1, y);
+            let i = index_of(a);
+            let bits = self.units.legal[i];
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                 let b = Pos::new(a.x + dx, a.y + dy);
                 if bits >> d & 1 == 1 && self.units.cross[i * 8 + d] == 1 {
@@ -190,21 +202,42 @@ impl Field {
     fn build(track: &Track, layers: usize, clamped: bool) -> Field {
         let graph = WalkGraph::new(track, layers, clamped);
         let mut dist = vec![UNREACHABLE; layers * CELLS];
-        let mut queue = VecDeque::new();
+        // Every node enters the queue once: a vector read from its front.
+        let mut queue: Vec<u32> = Vec::with_capacity(layers * CELLS);
         graph.for_each_finishing_step(|node, _| {
             if dist[node] == UNREACHABLE {
                 dist[node] = 1;
-                queue.push_back(node);
+                queue.push(node as u32);
             }
         });
-        while let Some(node) = queue.pop_front() {
+        let mut head = 0;
+        while let Some(&node) = queue.get(head) {
+            head += 1;
+            let node = node as usize;
             let next = dist[node] + 1;
-            graph.for_each_predecessor(node, |j| {
-                if dist[j] == UNREACHABLE {
-                    dist[j] = next;
-                    queue.push_back(j);
+            let cell = node % CELLS;
+            let (x, y) = (cell as i32 % Circuit::WIDTH, cell as i32 / Circuit::WIDTH);
+            let inner =
+                (1..Circuit::WIDTH - 1).contains(&x) && (1..Circuit::HEIGHT - 1).contains(&y);
+            if inner && x != FINISH_X - 1 && x != FINISH_X {
+                // Away from the border and the line: every step into `cell` is on the grid
+                // and keeps its side of the line, so it stays in the node's layer.
+                let layer = node - cell;
+                for (d, &offset) in STEP_OFFSETS.iter().enumerate() {
+                    let a = cell.wrapping_sub(offset as usize);
+                    if graph.units.legal[a] >> d & 1 == 1 && dist[layer + a] == UNREACHABLE {
+                        dist[layer + a] = next;
+                        queue.push((layer + a) as u32);
+                    }
                 }
-            });
+            } else {
+                graph.for_each_predecessor(node, |j| {
+                    if dist[j] == UNREACHABLE {
+                        dist[j] = next;
+                        queue.push(j as u32);
+                    }
+                });
+            }
         }
         Field { dist, graph }
     }
