@@ -142,7 +142,7 @@ impl LowerBound {
             max_d,
             gates: Gates::none(),
         };
-        let gates = Gates::new(&bound.field, track.circuit(), &cuts, |s| bound.moves(s));
+        let gates = Gates::new(track.circuit(), &cuts, |s| bound.moves(s));
         bound.gates = gates;
         bound
     }

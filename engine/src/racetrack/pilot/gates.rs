@@ -91,29 +91,30 @@ impl Gates {
         }
     }
 
-    /// The gate levels of a field, highest first (none on a circuit too short for them; on a
-    /// very long one, spaced further so that at most [`MAX_GATES`] of them index the tables).
-    pub(crate) fn levels(field: &Field) -> Vec<i32> {
-        let top = Levels::new(field).top;
+    /// The gate levels of a field (none on a circuit too short for them; on a very long one,
+    /// spaced further so that at most [`MAX_GATES`] of them index the tables).
+    pub(crate) fn levels(field: &Field) -> Cuts {
+        let levels = Levels::new(field);
+        let top = levels.top;
         let span = (top - REACH - LOWEST).max(0);
         let spacing = SPACING.max(span / MAX_GATES as i32 + 1);
-        (LOWEST..top - REACH)
+        let cuts = (LOWEST..top - REACH)
             .rev()
             .step_by(spacing as usize)
-            .collect()
+            .collect();
+        Cuts { levels, cuts }
     }
 
     /// Tabulates the gates `cuts` (from [`Gates::levels`]); `rest` is the bound to use after
     /// the last one.
     pub(crate) fn new(
-        field: &Field,
         circuit: &Circuit,
-        cuts: &[i32],
+        cuts: &Cuts,
         rest: impl Fn(State) -> Option<u32>,
     ) -> Gates {
+        let Cuts { levels, cuts } = cuts;
         debug_assert!(cuts.len() <= MAX_GATES);
         let cuts = &cuts[..cuts.len().min(MAX_GATES)];
-        let levels = Levels::new(field);
         let cells = levels.cells_by_level();
         let clearance = Clearance::new(circuit);
         let around = Around::new(&Blocks::new(circuit));
@@ -140,9 +141,11 @@ impl Gates {
                 let columns = Bits::span(q.x - MAX_VX, q.x + MAX_VX);
                 for py in (q.y - MAX_VY).max(top_row)..=(q.y + MAX_VY).min(bottom_row) {
                     let vy = py - q.y;
-                    let candidates = rows[py as usize]
-                        .and(&columns)
-                        .and(&around.columns(q.x, q.y, py));
+                    let near = rows[py as usize].and(&columns);
+                    if near.is_zero() {
+                        continue;
+                    }
+                    let candidates = near.and(&around.columns(q.x, q.y, py));
                     candidates.for_each(|px| {
                         let px = px as i32;
                         let vx = px - q.x;
@@ -212,6 +215,25 @@ impl Gates {
         // UNKNOWN only remains in the tables of a gate without split states.
         let known = |b: u8| if b == UNKNOWN { 0 } else { u32::from(b) };
         Some(known(bx).max(known(by)))
+    }
+}
+
+/// The gate levels of a circuit, highest first, with the field's levels they were chosen from.
+pub(crate) struct Cuts {
+    levels: Levels,
+    cuts: Vec<i32>,
+}
+
+impl Cuts {
+    /// Whether the circuit has no gates.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.cuts.is_empty()
+    }
+
+    /// The number of gates.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.cuts.len()
     }
 }
 
