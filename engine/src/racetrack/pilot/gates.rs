@@ -482,8 +482,10 @@ impl Axis {
         let (w, stride) = (self.width(), self.stride());
         let inside = Bits::below(self.size);
         let mut reached = [Bits::ZERO; VELOCITIES];
-        let mut frontier = [Bits::ZERO; VELOCITIES];
-        let mut before = [Bits::ZERO; VELOCITIES];
+        let (mut frontier_sets, mut before_sets) =
+            ([Bits::ZERO; VELOCITIES], [Bits::ZERO; VELOCITIES]);
+        // Swapped by reference after each cost, not copied.
+        let (mut frontier, mut before) = (&mut frontier_sets, &mut before_sets);
         for (cost, joining) in by_cost.iter().enumerate().take(ceiling).skip(lowest) {
             // The sources of this cost join the frontier (a source reached for less is done;
             // a duplicate of a lowered source is ignored by the reached set).
