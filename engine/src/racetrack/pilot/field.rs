@@ -65,18 +65,24 @@ impl UnitMoves {
         let line = track.line();
         let mut legal = vec![0u8; CELLS];
         let mut cross = vec![0i8; CELLS * 8];
-        for (i, bits) in legal.iter_mut().enumerate() {
-            let a = pos_of(i);
-            if !circuit.is_track(a.x, a.y) {
-                continue;
-            }
-            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-                let b = Pos::new(a.x + dx, a.y + dy);
-                // The referee's walk of a king's step visits its end cell only (see
-                // `a_kings_step_is_legal_exactly_between_two_track_cells`).
-                if circuit.is_track(b.x, b.y) {
-                    *bits |= 1 << d;
-                    cross[i * 8 + d] = physics::crossing(&line, a, b) as i8;
+        for y in 0..Circuit::HEIGHT {
+            for x in 0..Circuit::WIDTH {
+                if !circuit.is_track(x, y) {
+                    continue;
+                }
+                let (a, i) = (Pos::new(x, y), index_of(Pos::new(x, y)));
+                // Only a step between the two columns beside the line can cross it.
+                let beside = x == FINISH_X - 1 || x == FINISH_X;
+                for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                    let b = Pos::new(x + dx, y + dy);
+                    // The referee's walk of a king's step visits its end cell only (see
+                    // `a_kings_step_is_legal_exactly_between_two_track_cells`).
+                    if circuit.is_track(b.x, b.y) {
+                        legal[i] |= 1 << d;
+                        if beside {
+                            cross[i * 8 + d] = physics::crossing(&line, a, b) as i8;
+                        }
+                    }
                 }
             }
         }
