@@ -185,8 +185,8 @@ impl Gates {
             if bottom_row >= 0 {
                 rows[top_row as usize..=bottom_row as usize].fill(Bits::ZERO);
             }
-            X.tabulate(tx, &sources_x, &mut by_cost);
-            Y.tabulate(ty, &sources_y, &mut by_cost);
+            X.tabulate::<3>(tx, &sources_x, &mut by_cost);
+            Y.tabulate::<2>(ty, &sources_y, &mut by_cost);
         }
         let mut gate_of = vec![NO_GATE; levels.max as usize + 1];
         let mut k = n;
@@ -463,7 +463,9 @@ impl Axis {
     /// A breadth-first search backwards, one cost at a time, over bit sets of positions per
     /// velocity: the states one move before `(u, v)` are `(u − v, v − a)`, `a ∈ {−1, 0, 1}`,
     /// so a whole set of positions of velocity `v` steps back by one shift.
-    fn tabulate(self, table: &mut [u8], sources: &[u32], by_cost: &mut [Vec<u32>]) {
+    /// `N` words hold the positions of one velocity.
+    fn tabulate<const N: usize>(self, table: &mut [u8], sources: &[u32], by_cost: &mut [Vec<u32>]) {
+        debug_assert!(self.stride() <= 64 * N);
         by_cost.iter_mut().for_each(Vec::clear);
         let (mut lowest, mut highest) = (usize::MAX, 0);
         for &i in sources {
@@ -480,10 +482,10 @@ impl Axis {
         // true value, or standing for "no path to a split state" (no lap passes there).
         table.fill(ceiling as u8);
         let (w, stride) = (self.width(), self.stride());
-        let inside = Bits::below(self.size);
-        let mut reached = [Bits::ZERO; VELOCITIES];
-        let (mut frontier_sets, mut before_sets) =
-            ([Bits::ZERO; VELOCITIES], [Bits::ZERO; VELOCITIES]);
+        let inside = BitSet::<N>::below(self.size);
+        let zero = BitSet::<N>::ZERO;
+        let mut reached = [zero; VELOCITIES];
+        let (mut frontier_sets, mut before_sets) = ([zero; VELOCITIES], [zero; VELOCITIES]);
         // Swapped by reference after each cost, not copied.
         let (mut frontier, mut before) = (&mut frontier_sets, &mut before_sets);
         for (cost, joining) in by_cost.iter().enumerate().take(ceiling).skip(lowest) {
@@ -492,23 +494,27 @@ impl Axis {
             for &i in joining {
                 frontier[i as usize / stride].set(i as usize % stride);
             }
-            // One pass per velocity: what is fresh gets this cost and steps back into the
-            // next frontier.
+            // One pass over the velocities: what is fresh gets this cost and steps back; the
+            // states one move before velocity `vi`'s have velocity `vi − 1`, `vi` or `vi + 1`,
+            // so the next frontier of `vi − 1` is complete once `vi` is done.
             let mut any = false;
-            before[..w].fill(Bits::ZERO);
+            let (mut back_before, mut back_here) = (zero, zero);
             for vi in 0..w {
                 let fresh = frontier[vi].and_not(&reached[vi]);
-                if fresh.is_zero() {
-                    continue;
+                let back = if fresh.is_zero() {
+                    zero
+                } else {
+                    any = true;
+                    reached[vi] = reached[vi].or(&fresh);
+                    fresh.write_into(&mut table[vi * stride..(vi + 1) * stride], cost as u8);
+                    fresh.shift_down(vi as i32 - self.vmax).and(&inside)
+                };
+                if vi > 0 {
+                    before[vi - 1] = back_before.or(&back_here).or(&back);
                 }
-                any = true;
-                reached[vi] = reached[vi].or(&fresh);
-                fresh.write_into(&mut table[vi * stride..(vi + 1) * stride], cost as u8);
-                let back = fresh.shift_down(vi as i32 - self.vmax).and(&inside);
-                for b in &mut before[vi.saturating_sub(1)..(vi + 2).min(w)] {
-                    *b = b.or(&back);
-                }
+                (back_before, back_here) = (back_here, back);
             }
+            before[w - 1] = back_before.or(&back_here);
             if !any && cost >= highest {
                 break;
             }
@@ -534,25 +540,28 @@ const BYTE_MASKS: [u64; 256] = {
     masks
 };
 
-/// A set of positions along an axis (up to 192).
+/// A set of positions along an axis (up to `64·N`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Bits([u64; 3]);
+struct BitSet<const N: usize>([u64; N]);
 
-impl Bits {
-    const ZERO: Bits = Bits([0; 3]);
+/// Positions along `x` (up to 192).
+type Bits = BitSet<3>;
+
+impl<const N: usize> BitSet<N> {
+    const ZERO: Self = BitSet([0; N]);
 
     /// `0..n`.
-    fn below(n: i32) -> Bits {
-        let mut b = Bits::ZERO;
+    fn below(n: i32) -> Self {
+        let mut b = Self::ZERO;
         for u in 0..n as usize {
             b.set(u);
         }
         b
     }
 
-    /// The positions `lo..=hi` that lie in `0..192`.
-    fn span(lo: i32, hi: i32) -> Bits {
-        let mut b = Bits::ZERO;
+    /// The positions `lo..=hi` that lie in `0..64·N`.
+    fn span(lo: i32, hi: i32) -> Self {
+        let mut b = Self::ZERO;
         for (wi, word) in b.0.iter_mut().enumerate() {
             let (base, end) = (wi as i32 * 64, wi as i32 * 64 + 63);
             let (a, z) = (lo.max(base), hi.min(end));
@@ -574,52 +583,51 @@ impl Bits {
     }
 
     fn is_zero(&self) -> bool {
-        self.0 == [0; 3]
+        self.0 == [0; N]
     }
 
-    fn and(&self, o: &Bits) -> Bits {
-        Bits([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    fn and(&self, o: &Self) -> Self {
+        BitSet(std::array::from_fn(|i| self.0[i] & o.0[i]))
     }
 
-    fn or(&self, o: &Bits) -> Bits {
-        Bits([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    fn or(&self, o: &Self) -> Self {
+        BitSet(std::array::from_fn(|i| self.0[i] | o.0[i]))
     }
 
-    fn and_not(&self, o: &Bits) -> Bits {
-        Bits([
-            self.0[0] & !o.0[0],
-            self.0[1] & !o.0[1],
-            self.0[2] & !o.0[2],
-        ])
+    fn and_not(&self, o: &Self) -> Self {
+        BitSet(std::array::from_fn(|i| self.0[i] & !o.0[i]))
     }
 
-    /// Every `u` moved to `u − k`, for any `k` (positions out of `0..192` are dropped).
-    fn shift_far(&self, k: i32) -> Bits {
+    /// Every `u` moved to `u − k`, for any `k` (positions out of `0..64·N` are dropped).
+    fn shift_far(&self, k: i32) -> Self {
         // Whole words first, towards the same side as the rest, so that nothing that ends
         // inside is dropped on the way.
         let (words, rest) = (k / 64, k % 64);
-        let mut moved = Bits::ZERO;
+        let mut moved = Self::ZERO;
         for (i, word) in moved.0.iter_mut().enumerate() {
             let from = i as i32 + words;
-            if (0..3).contains(&from) {
+            if (0..N as i32).contains(&from) {
                 *word = self.0[from as usize];
             }
         }
         moved.shift_down(rest)
     }
 
-    /// Every `u` moved to `u − k`, for `|k| < 64` (positions below 0 are dropped).
-    fn shift_down(&self, k: i32) -> Bits {
-        let [a, b, c] = self.0;
-        if k >= 0 {
+    /// Every `u` moved to `u − k`, for `|k| < 64` (positions out of `0..64·N` are dropped).
+    fn shift_down(&self, k: i32) -> Self {
+        let w = &self.0;
+        if k > 0 {
             let k = k as u32;
-            if k == 0 {
-                return *self;
-            }
-            Bits([a >> k | b << (64 - k), b >> k | c << (64 - k), c >> k])
-        } else {
+            BitSet(std::array::from_fn(|i| {
+                w[i] >> k | if i + 1 < N { w[i + 1] << (64 - k) } else { 0 }
+            }))
+        } else if k < 0 {
             let k = (-k) as u32;
-            Bits([a << k, b << k | a >> (64 - k), c << k | b >> (64 - k)])
+            BitSet(std::array::from_fn(|i| {
+                w[i] << k | if i > 0 { w[i - 1] >> (64 - k) } else { 0 }
+            }))
+        } else {
+            *self
         }
     }
 
@@ -758,7 +766,7 @@ mod tests {
             indices.push(Y.index(u, v) as u32);
         }
         let mut by_cost = vec![Vec::new(); 256];
-        Y.tabulate(&mut table, &indices, &mut by_cost);
+        Y.tabulate::<2>(&mut table, &indices, &mut by_cost);
         let ceiling = 4 + SPREAD as u32;
         for u in (0..Y.size).step_by(3) {
             for v in -Y.vmax..=Y.vmax {
