@@ -117,7 +117,7 @@ impl Gates {
         let cuts = &cuts[..cuts.len().min(MAX_GATES)];
         let cells = levels.cells_by_level();
         let clearance = Clearance::new(circuit);
-        let around = Around::new(&Blocks::new(circuit));
+        let around = Around::new(circuit);
         let n = cuts.len();
         let mut x = vec![UNKNOWN; n * X.states()];
         let mut y = vec![UNKNOWN; n * Y.states()];
@@ -331,9 +331,12 @@ impl ByLevel {
 }
 
 /// Whether some track cell lies within one cell of `(x, y)`, for every `(x, y)` of the grid
-/// grown by one cell on each side.
+/// grown by one cell on each side: the blocks test one candidate at a time, the reference for
+/// [`Around`].
+#[cfg(test)]
 struct Blocks(Vec<bool>);
 
+#[cfg(test)]
 impl Blocks {
     const STRIDE: i32 = Circuit::WIDTH + 2;
 
@@ -377,25 +380,38 @@ struct Around {
 }
 
 impl Around {
-    fn new(blocks: &Blocks) -> Around {
+    fn new(circuit: &Circuit) -> Around {
         let rows = (Circuit::HEIGHT + 2) as usize;
         let mut around = Around {
             even: vec![Bits::ZERO; rows],
             odd: vec![Bits::ZERO; rows],
             reversed: vec![Bits::ZERO; rows],
         };
-        for r in -1..=Circuit::HEIGHT {
-            let i = (r + 1) as usize;
-            for x in -1..=Circuit::WIDTH {
-                if blocks.any(x, r) {
-                    if x % 2 == 0 {
-                        around.even[i].set((x / 2) as usize);
-                    } else {
-                        around.odd[i].set(((x + 1) / 2) as usize);
-                    }
-                    around.reversed[i].set((Circuit::WIDTH - x) as usize);
+        // Row `y + 2` (of rows −2..=HEIGHT + 1): the track cells at bit `x + 1`, widened by
+        // one column on each side.
+        let mut wide = vec![Bits::ZERO; rows + 2];
+        for y in 0..Circuit::HEIGHT {
+            let mut track = Bits::ZERO;
+            for x in 0..Circuit::WIDTH {
+                if circuit.is_track(x, y) {
+                    track.set((x + 1) as usize);
                 }
             }
+            wide[(y + 2) as usize] = track.or(&track.shift_down(1)).or(&track.shift_down(-1));
+        }
+        for r in -1..=Circuit::HEIGHT {
+            let i = (r + 1) as usize;
+            // Grown row `r`: what has a track cell in rows `r − 1..=r + 1`, bit `x + 1`.
+            let near = wide[i].or(&wide[i + 1]).or(&wide[i + 2]);
+            near.for_each(|t| {
+                let x = t as i32 - 1;
+                if x % 2 == 0 {
+                    around.even[i].set((x / 2) as usize);
+                } else {
+                    around.odd[i].set(((x + 1) / 2) as usize);
+                }
+                around.reversed[i].set((Circuit::WIDTH - x) as usize);
+            });
         }
         around
     }
@@ -789,7 +805,7 @@ mod tests {
         let sample = crate::racetrack::samples::by_name("hairpins").unwrap();
         let c = Circuit::parse(sample.text.as_bytes()).unwrap();
         let blocks = Blocks::new(&c);
-        let around = Around::new(&blocks);
+        let around = Around::new(&c);
         for qy in (0..Circuit::HEIGHT).step_by(3) {
             for qx in 0..Circuit::WIDTH {
                 for py in (qy - MAX_VY).max(0)..=(qy + MAX_VY).min(Circuit::HEIGHT - 1) {
