@@ -864,7 +864,7 @@ mod tests {
         for k in [-191, -130, -64, -63, -5, 0, 7, 64, 100, 149, 191, 192] {
             let expected: Vec<usize> = [0, 63, 64, 100, 127, 128, 149]
                 .iter()
-                .map(|&u| u as i32 - k)
+                .map(|&u| u - k)
                 .filter(|u| (0..192).contains(u))
                 .map(|u| u as usize)
                 .collect();
