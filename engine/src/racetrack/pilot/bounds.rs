@@ -34,7 +34,7 @@
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FINISH_X, FinishLine};
 
-use super::field::{self, Field};
+use super::field::{self, Field, UNREACHABLE};
 use super::gates::Gates;
 use super::model::{State, Track};
 use super::table::{MAX_VX, MAX_VY};
@@ -81,19 +81,24 @@ impl LowerBound {
     /// Tabulates the bounds of a circuit.
     pub fn new(track: &Track) -> LowerBound {
         let field = Field::lower_bounds(track);
-        let graph = field.graph();
+        let dist = field.distances();
         let mut levels: Vec<[i32; 4]> = Vec::new();
-        for node in 0..graph.nodes() {
-            let Some(d) = field.distance_at(node) else {
-                continue;
-            };
-            let d = d as usize;
-            if levels.len() <= d {
-                levels.resize(d + 1, [i32::MAX, i32::MIN, i32::MAX, i32::MIN]);
+        // Nodes by count layer, then row, then column.
+        for (row, y) in dist
+            .chunks_exact(Circuit::WIDTH as usize)
+            .zip((0..Circuit::HEIGHT).cycle())
+        {
+            for (x, &d) in (0..).zip(row) {
+                if d == UNREACHABLE {
+                    continue;
+                }
+                let d = usize::from(d);
+                if levels.len() <= d {
+                    levels.resize(d + 1, [i32::MAX, i32::MIN, i32::MAX, i32::MIN]);
+                }
+                let l = &mut levels[d];
+                *l = [l[0].min(x), l[1].max(x), l[2].min(y), l[3].max(y)];
             }
-            let p = super::field::WalkGraph::pos(node);
-            let l = &mut levels[d];
-            *l = [l[0].min(p.x), l[1].max(p.x), l[2].min(p.y), l[3].max(p.y)];
         }
         let line = track.line();
         // Above the last gate the gates answer; below it (the last few dozen levels) the
@@ -108,17 +113,18 @@ impl LowerBound {
         });
         let y = Itinerary::new(Circuit::HEIGHT, MAX_VY, &y_levels, finish_rows(line));
         let max_d = levels.len() as u32;
-        let places = (0..graph.nodes())
-            .map(|node| match field.distance_at(node) {
-                Some(d) if d < u32::from(Place::FAR) => Place {
-                    d: d as u16,
-                    x_stop: x.first_owed(d as usize),
-                    y_stop: y.first_owed(d as usize),
-                },
-                _ => Place {
+        let places = dist
+            .iter()
+            .map(|&d| match d {
+                UNREACHABLE => Place {
                     d: Place::FAR,
                     x_stop: 0,
                     y_stop: 0,
+                },
+                d => Place {
+                    d,
+                    x_stop: x.first_owed(usize::from(d)),
+                    y_stop: y.first_owed(usize::from(d)),
                 },
             })
             .collect();

@@ -23,7 +23,8 @@ use crate::racetrack::physics::{self, FINISH_X, Pos};
 use super::model::{State, Track};
 
 const CELLS: usize = (Circuit::WIDTH * Circuit::HEIGHT) as usize;
-const UNREACHABLE: u16 = u16::MAX;
+/// The distance of a node from which no walk finishes.
+pub(crate) const UNREACHABLE: u16 = u16::MAX;
 /// The eight king's steps, indexed by direction.
 const DIRS: [(i32, i32); 8] = [
     (-1, -1),
@@ -123,11 +124,6 @@ impl WalkGraph {
             layers,
             clamped,
         }
-    }
-
-    /// Number of nodes.
-    pub(crate) fn nodes(&self) -> usize {
-        self.layers * CELLS
     }
 
     /// The node of `pos` at `count`, if the graph has one.
@@ -257,6 +253,12 @@ impl Field {
     /// the lap, or `None` when none exists (or `count` is outside an unclamped field).
     pub fn distance(&self, pos: Pos, count: i32) -> Option<u32> {
         self.distance_at(self.graph.node(pos, count)?)
+    }
+
+    /// Every node's distance (by node of [`Field::graph`]), [`UNREACHABLE`] where no walk
+    /// finishes: for scans over the whole field.
+    pub(crate) fn distances(&self) -> &[u16] {
+        &self.dist
     }
 
     /// [`Field::distance`] of a node of [`Field::graph`].

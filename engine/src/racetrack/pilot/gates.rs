@@ -50,7 +50,7 @@ use crate::racetrack::Circuit;
 use crate::racetrack::physics::{Pos, START};
 
 use super::clearance::Clearance;
-use super::field::{Field, WalkGraph};
+use super::field::{Field, UNREACHABLE, WalkGraph};
 use super::model::State;
 use super::table::{MAX_VX, MAX_VY};
 
@@ -257,23 +257,36 @@ struct Levels {
 
 impl Levels {
     fn new(field: &Field) -> Levels {
-        let graph = field.graph();
-        let mut of = vec![u32::MAX; CELLS];
-        let (mut deep, mut max, mut max_shallow) = (u32::MAX, 0, 0);
-        for node in 0..graph.nodes() {
-            let Some(d) = field.distance_at(node) else {
-                continue;
-            };
-            max = max.max(d);
-            // Nodes `0..CELLS` are the count-0 layer's cells.
-            match of.get_mut(node) {
-                Some(level) => {
-                    *level = d;
-                    max_shallow = max_shallow.max(d);
+        // Nodes `0..CELLS` are the count-0 layer's cells.
+        let dist = field.distances();
+        let (shallow, deeper) = dist.split_at(CELLS.min(dist.len()));
+        let known = |d: &&u16| **d != UNREACHABLE;
+        let of: Vec<u32> = shallow
+            .iter()
+            .map(|&d| {
+                if d == UNREACHABLE {
+                    u32::MAX
+                } else {
+                    u32::from(d)
                 }
-                None => deep = deep.min(d),
-            }
-        }
+            })
+            .collect();
+        let max_shallow = shallow
+            .iter()
+            .filter(known)
+            .max()
+            .map_or(0, |&d| u32::from(d));
+        let max_deep = deeper
+            .iter()
+            .filter(known)
+            .max()
+            .map_or(0, |&d| u32::from(d));
+        let deep = deeper
+            .iter()
+            .filter(known)
+            .min()
+            .map_or(u32::MAX, |&d| u32::from(d));
+        let max = max_shallow.max(max_deep);
         let start = of[(START.y * Circuit::WIDTH + START.x) as usize];
         let top = start.min(deep).min(max_shallow + 1).min(i32::MAX as u32) as i32;
         Levels { of, top, max }
