@@ -130,13 +130,15 @@ impl LowerBound {
             .collect();
         let mut cover = Vec::with_capacity(((TABLE_SPEED + 1) * (max_d + 1)) as usize);
         for speed in 0..=TABLE_SPEED {
-            // The least k with k·speed + k(k+1)/2 ≥ d grows with d: walk it up.
-            let mut k = 0u32;
-            for d in 0..=max_d {
-                while k * speed + k * (k + 1) / 2 < d {
-                    k += 1;
-                }
-                cover.push(k as u16);
+            // The least k with k·speed + k(k+1)/2 ≥ d is k for every d above what k − 1 moves
+            // cover, up to what k moves cover: fill the row run by run.
+            let (row, last) = (cover.len(), max_d as usize);
+            cover.push(0);
+            let mut k = 1u32;
+            while cover.len() - row <= last {
+                let covered = (k * speed + k * (k + 1) / 2) as usize;
+                cover.resize(row + covered.min(last) + 1, k as u16);
+                k += 1;
             }
         }
         let mut bound = LowerBound {
