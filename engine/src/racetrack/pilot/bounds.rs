@@ -15,7 +15,7 @@
 //!    search, tabulated once per circuit. This bound sees what the distance ignores: to go
 //!    round, the car must brake and reverse, in `x` and in `y`, again at every hairpin.
 //!
-//! 3. **Gates** ([`gates`](super::gates)): the lap cut at regular levels, the two axes sharing
+//! 3. **Gates** (`gates`): the lap cut at regular levels, the two axes sharing
 //!    one clock at each cut. Where gates lie ahead of a node (everywhere but the last few
 //!    dozen levels before the line) they replace the itineraries: measured on the samples,
 //!    taking the itineraries too there changes the expansions by under 1 %, and the search
@@ -156,7 +156,8 @@ impl LowerBound {
     }
 
     /// A lower bound on the moves left to finish from `state` (at least 1), or `None` when the
-    /// lap cannot be finished from there.
+    /// lap cannot be finished from there. Proved for states a lap can reach (the gates use the
+    /// state's own history; see `gates`), the only ones a search asks about.
     pub fn moves(&self, state: State) -> Option<u32> {
         let node = self.field.graph().node(state.pos, i32::from(state.count))?;
         let place = self.places[node];

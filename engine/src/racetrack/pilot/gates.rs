@@ -9,14 +9,15 @@
 //! *Gates.* A gate is a level `L` of the chain-walk distance `d` of [`Field`] (every
 //! [`SPACING`] levels, from `40` up to `REACH + 1` below the start's level and below every
 //! level of the negative count layer). A lap from a state above `L` (at a level `> L`) has a
-//! first position at a level `≤ L` (its last position before the finish is at level `≤ 17`: the
-//! finishing move's chain reaches the line), reached from a position above `L`. That position
+//! first position at a level `≤ L` (its last position before the finish is at level `≤ 16`: the
+//! finishing move's chain reaches the line within its speed), reached from a position above `L`. That position
 //! `p`, with the velocity `v` of the move into it, is the lap's *split state* at the gate. Since
 //! the chain of a move of speed `s` passes levels one by one, dropping at most one per cell
 //! (see [`field`](super::field)), the previous position `q = p − v` lies at a level in
 //! `(L, level(p) + s]`, so `level(p) ≥ L − 15`. Both are on the count-0 layer (every level of
 //! the negative layer and of the start is above `L + 16`), `p` cannot finish (its level is
-//! `≥ 25`), and `q` is not the start (whose level is above `L + 16`). Hence every split state
+//! `≥ 25`), `q` is not the start (whose level is above `L + 16`), and the move `q → p` makes no
+//! counted crossing (both ends stay on the count-0 layer). Hence every split state
 //! satisfies what [`Gates::new`] checks: `|v|` within the proven bounds of
 //! [`table`](super::table), `q` and `p` track cells of the count-0 layer with `level(q) > L ≥
 //! level(p) ≥ level(q) − s`, the move `q → p` passes the referee's test, some track cell lies
@@ -38,13 +39,21 @@
 //!
 //! By induction from the last gate, `H(z)` is at most the moves a lap needs from a split state
 //! `z` (its own split state at the next gate is some `z' ∈ Z`, reached after at least
-//! `T(z → z')` moves on each axis, then `≥ H(z')` more). So for a state `s` above `L_k`, the
+//! `T(z → z')` moves on each axis, then `≥ H(z')` more). A split state at gate `k` may already
+//! lie at or below gate `k + 1` (split states reach `L_k − 15`, gates are [`SPACING`] apart):
+//! then it is its own split state there, `z' = z` after zero moves — and it is in `Z_{L_{k+1}}`,
+//! because the checks depend only on `q` and `p`, and `L_{k+1} < L_k < level(q) ≤ level(p) + 16
+//! ≤ L_{k+1} + 16`. So for a state `s` above `L_k`, the
 //! moves left are at least `max(B_k^x(s_x, v_x), B_k^y(s_y, v_y))`. `B_k` is tabulated for every
 //! `(u, v)` (velocities within the proven bounds, which every state keeps) by a breadth-first
 //! search backwards from the split states; values more than
 //! [`SPREAD`] above a table's least are lowered to that ceiling (a lower value is still a lower
 //! bound, and those states are far too slow to matter), which also bounds the search. A `(u,
 //! v)` from which no point reaches a split state gets the ceiling too: no lap passes there.
+//!
+//! *Scope.* The check on `q − v` uses the history of the bounded state itself (the position
+//! before it is track), so the bound is proved for states a lap can reach — the only ones the
+//! search asks about — not for every position and velocity.
 
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{Pos, START};
