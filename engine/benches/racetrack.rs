@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use engine::racetrack::Circuit;
 use engine::racetrack::pilot::bounds::LowerBound;
-use engine::racetrack::pilot::model::{State, Step, Track};
+use engine::racetrack::pilot::model::{State, Track};
 use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal, wavefront};
 use engine::racetrack::samples::{self, SAMPLES};
 
@@ -152,49 +152,15 @@ fn ceiling() {
         let h0 = LowerBound::new(&track).moves(State::START).unwrap_or(0);
         let (lap, stats) = optimal::solve_with_stats(&circuit);
         let moves = lap.expect("a conforming sample has a lap").moves() as u32;
-        // Every state closer than `moves` to the start, by breadth-first layers, with its moves.
-        let mut index = std::collections::HashMap::new();
-        let mut states = vec![State::START];
-        let mut depth = vec![0u32];
-        index.insert(State::START, 0usize);
-        let mut i = 0;
-        while i < states.len() && depth[i] + 1 < moves {
-            let (s, g) = (states[i], depth[i]);
-            track.for_each_step(s, |step| {
-                if let Step::Move(n) = step {
-                    index.entry(n).or_insert_with(|| {
-                        states.push(n);
-                        depth.push(g + 1);
-                        states.len() - 1
-                    });
-                }
-            });
-            i += 1;
-        }
-        // Fewest moves to finish within that set, deepest first (moves go one layer down).
-        let mut left = vec![u32::MAX; states.len()];
-        for k in (0..states.len()).rev() {
-            let mut best = u32::MAX;
-            track.for_each_step(states[k], |step| match step {
-                Step::Finish { .. } => best = 1,
-                Step::Move(n) => {
-                    if let Some(&j) = index.get(&n)
-                        && j > k
-                        && left[j] != u32::MAX
-                    {
-                        best = best.min(left[j] + 1);
-                    }
-                }
-            });
-            left[k] = best;
-        }
-        let on_fastest = (0..states.len())
-            .filter(|&k| left[k] != u32::MAX && depth[k] + left[k] == moves)
+        // The states on fastest laps: found `moves` away from the start through them.
+        let found = bfs::Completions::within(&track, moves);
+        let on_fastest = (0..found.states.len())
+            .filter(|&k| found.left[k].is_some_and(|left| found.depth[k] + left == moves))
             .count();
         println!(
             "{name:<11} {moves:>5} {h0:>11} {:>12} {on_fastest:>14} {:>12}",
             stats.expanded,
-            states.len()
+            found.states.len()
         );
     }
 }

@@ -5,6 +5,8 @@
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::Pos;
 
+use std::collections::HashMap;
+
 use super::model::{State, Step, Track};
 use super::statemap::StateMap;
 use super::{Fraction, Lap, LapTime, PilotError, SearchStats, Trail};
@@ -58,4 +60,61 @@ pub fn plain_bfs_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, Sear
     }
     stats.stored = trail.len() as u64;
     (Err(PilotError::NoLap), stats)
+}
+
+/// The states closer to the start than `moves`, by breadth-first layers, with what the plain
+/// search knows of each: how far from the start, and the fewest moves to finish found by moves
+/// one layer down (`None`: no finish within the set). Those are completions, so at least the
+/// true moves left; along a fastest lap of `moves` moves they are exact. For measuring bounds
+/// (the benchmark's ceiling, the bound tests), not for driving.
+pub struct Completions {
+    pub states: Vec<State>,
+    /// Moves from the start, per state.
+    pub depth: Vec<u32>,
+    /// Moves to finish found, per state.
+    pub left: Vec<Option<u32>>,
+}
+
+impl Completions {
+    /// [`Completions`] of the states of `track` closer to the start than `moves`.
+    pub fn within(track: &Track, moves: u32) -> Completions {
+        let mut index = HashMap::new();
+        let (mut states, mut depth) = (vec![State::START], vec![0u32]);
+        index.insert(State::START, 0usize);
+        let mut i = 0;
+        while i < states.len() && depth[i] + 1 < moves {
+            let (s, g) = (states[i], depth[i]);
+            track.for_each_step(s, |step| {
+                if let Step::Move(n) = step {
+                    index.entry(n).or_insert_with(|| {
+                        states.push(n);
+                        depth.push(g + 1);
+                        states.len() - 1
+                    });
+                }
+            });
+            i += 1;
+        }
+        let mut left: Vec<Option<u32>> = vec![None; states.len()];
+        for k in (0..states.len()).rev() {
+            track.for_each_step(states[k], |step| {
+                let found = match step {
+                    Step::Finish { .. } => Some(1),
+                    Step::Move(n) => index
+                        .get(&n)
+                        .filter(|&&j| depth[j] == depth[k] + 1)
+                        .and_then(|&j| left[j])
+                        .map(|l| l + 1),
+                };
+                if let Some(found) = found {
+                    left[k] = Some(left[k].map_or(found, |l| l.min(found)));
+                }
+            });
+        }
+        Completions {
+            states,
+            depth,
+            left,
+        }
+    }
 }

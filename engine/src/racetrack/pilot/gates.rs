@@ -701,9 +701,9 @@ impl<const N: usize> BitSet<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::racetrack::pilot::bfs::Completions;
     use crate::racetrack::pilot::bounds::LowerBound;
-    use crate::racetrack::pilot::model::{Step, Track};
-    use std::collections::HashMap;
+    use crate::racetrack::pilot::model::Track;
 
     /// On the samples whose bound leans most on the gates, no state that a fastest lap passes
     /// gets a bound above the moves that lap still needs from it, nor does any other state
@@ -718,46 +718,14 @@ mod tests {
             assert!(Gates::levels(&field).len() > 10, "{name}: gates in use");
             let bound = LowerBound::new(&track);
             let moves = crate::racetrack::pilot::optimal::solve(&c).unwrap().moves() as u32;
-            // Breadth-first layers up to the optimum, then the fewest moves to finish found
-            // from each state by moves into the next layer.
-            let mut index = HashMap::new();
-            let (mut states, mut depth) = (vec![State::START], vec![0u32]);
-            index.insert(State::START, 0usize);
-            let mut i = 0;
-            while i < states.len() && depth[i] + 1 < moves {
-                let (s, g) = (states[i], depth[i]);
-                track.for_each_step(s, |step| {
-                    if let Step::Move(n) = step {
-                        index.entry(n).or_insert_with(|| {
-                            states.push(n);
-                            depth.push(g + 1);
-                            states.len() - 1
-                        });
-                    }
-                });
-                i += 1;
-            }
-            let mut left = vec![u32::MAX; states.len()];
-            for k in (0..states.len()).rev() {
-                track.for_each_step(states[k], |step| match step {
-                    Step::Finish { .. } => left[k] = 1,
-                    Step::Move(n) => {
-                        if let Some(&j) = index.get(&n)
-                            && depth[j] == depth[k] + 1
-                            && left[j] != u32::MAX
-                        {
-                            left[k] = left[k].min(left[j] + 1);
-                        }
-                    }
-                });
-            }
+            let found = Completions::within(&track, moves);
             let mut checked = 0;
-            for (k, &s) in states.iter().enumerate() {
-                if left[k] == u32::MAX {
+            for (&s, &left) in found.states.iter().zip(&found.left) {
+                let Some(left) = left else {
                     continue;
-                }
+                };
                 let h = bound.moves(s).unwrap_or(u32::MAX);
-                assert!(h <= left[k], "{name}: {s:?} bound {h} > {}", left[k]);
+                assert!(h <= left, "{name}: {s:?} bound {h} > {left}");
                 checked += 1;
             }
             assert!(checked > 1000, "{name}: {checked}");
