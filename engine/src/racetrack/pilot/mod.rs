@@ -215,6 +215,17 @@ impl Lap {
     }
 }
 
+/// Runs `search` on the track of `circuit`, counting its work: the shared body of the exact
+/// searches' `solve_with_stats`.
+fn with_stats(
+    circuit: &Circuit,
+    search: impl FnOnce(&model::Track, &mut SearchStats) -> Result<Lap, PilotError>,
+) -> (Result<Lap, PilotError>, SearchStats) {
+    let mut stats = SearchStats::default();
+    let result = model::Track::new(circuit).and_then(|track| search(&track, &mut stats));
+    (result, stats)
+}
+
 /// How much a search worked, for benchmarks and curiosity.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {

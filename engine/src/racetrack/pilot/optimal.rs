@@ -50,9 +50,7 @@ pub fn solve(circuit: &Circuit) -> Result<Lap, PilotError> {
 
 /// [`solve`], also answering how much it searched.
 pub fn solve_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, SearchStats) {
-    let mut stats = SearchStats::default();
-    let result = Track::new(circuit).and_then(|track| search(&track, &mut stats));
-    (result, stats)
+    super::with_stats(circuit, search)
 }
 
 /// Open states by `f = g + h`: each bucket a stack of `(slot, g)`, so that the search dives.

@@ -400,9 +400,7 @@ pub fn solve(circuit: &Circuit) -> Result<Lap, PilotError> {
 
 /// [`solve`], also answering how many states it reached.
 pub fn solve_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, SearchStats) {
-    let mut stats = SearchStats::default();
-    let result = Track::new(circuit).and_then(|track| search(&track, &mut stats));
-    (result, stats)
+    super::with_stats(circuit, search)
 }
 
 fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
