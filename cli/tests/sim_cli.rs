@@ -23,6 +23,20 @@ fn sim(netlist: &Path, args: &[&str]) -> Output {
         .expect("run quadrille")
 }
 
+/// Runs `quadrille sim <netlist> --cycles <cycles>` with a `--set` per entry of `sets`
+/// (`PORT=VALUE`) and `--vcd` into a temporary file; asserts success and answers the VCD's text.
+fn sim_vcd(netlist: &Path, cycles: u64, sets: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("sim.vcd");
+    let cycles = cycles.to_string();
+    let mut args = vec!["--cycles", &cycles, "--vcd", vcd.to_str().unwrap()];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    assert_success(&sim(netlist, &args));
+    std::fs::read_to_string(&vcd).unwrap()
+}
+
 /// A parsed VCD: per signal name (range suffix dropped), its changes as (time, bits).
 fn parse_vcd(text: &str) -> BTreeMap<String, Vec<(u64, String)>> {
     let mut names: BTreeMap<String, String> = BTreeMap::new();
@@ -95,21 +109,9 @@ fn vcd_matches_icarus_cycle_by_cycle() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let ours = dir.path().join("ours.vcd");
     let cycles = 300;
-    let out = sim(
-        &design("cpu.json"),
-        &[
-            "--cycles",
-            &cycles.to_string(),
-            "--set",
-            "din=0x1234",
-            "--vcd",
-            ours.to_str().unwrap(),
-        ],
-    );
-    assert_success(&out);
+    let ours = parse_vcd(&sim_vcd(&design("cpu.json"), cycles, &["din=0x1234"]));
+    let dir = tempfile::tempdir().unwrap();
     let tb = dir.path().join("tb.v");
     let theirs = dir.path().join("iv.vcd");
     std::fs::write(
@@ -135,7 +137,6 @@ fn vcd_matches_icarus_cycle_by_cycle() {
     assert!(st.success());
     let st = Command::new("vvp").arg("-n").arg(&vvp).output().unwrap();
     assert!(st.status.success());
-    let ours = parse_vcd(&std::fs::read_to_string(&ours).unwrap());
     let theirs = parse_vcd(&std::fs::read_to_string(&theirs).unwrap());
     let widths = [
         ("clk", 1),
@@ -151,7 +152,7 @@ fn vcd_matches_icarus_cycle_by_cycle() {
         v
     });
     for k in 0..=2 * cycles {
-        let t = 5 * k as u64;
+        let t = 5 * k;
         for (name, w) in widths {
             let a = value_at(&ours[name], t, w);
             let b = value_at(&theirs[name], t, w);
@@ -167,14 +168,7 @@ fn vcd_matches_icarus_cycle_by_cycle() {
 
 #[test]
 fn vcd_follows_the_documented_clock_convention() {
-    let dir = tempfile::tempdir().unwrap();
-    let vcd = dir.path().join("mem.vcd");
-    let out = sim(
-        &design("mem.json"),
-        &["--cycles", "5", "--vcd", vcd.to_str().unwrap()],
-    );
-    assert_success(&out);
-    let text = std::fs::read_to_string(&vcd).unwrap();
+    let text = sim_vcd(&design("mem.json"), 5, &[]);
     assert!(text.contains("$timescale\n\t1ns\n$end"));
     assert!(text.contains("$scope module mem $end"));
     assert!(text.contains("$var wire 8 ") && text.contains(" cnt_async [7:0] $end"));
@@ -217,23 +211,7 @@ fn uart_in_goes_through_the_transactor() {
 
 #[test]
 fn set_drives_inputs_and_rejects_unknown_ports() {
-    let dir = tempfile::tempdir().unwrap();
-    let vcd = dir.path().join("loop.vcd");
-    let out = sim(
-        &design("loop.json"),
-        &[
-            "--cycles",
-            "4",
-            "--set",
-            "KEY=0xf",
-            "--set",
-            "SW=3",
-            "--vcd",
-            vcd.to_str().unwrap(),
-        ],
-    );
-    assert_success(&out);
-    let v = parse_vcd(&std::fs::read_to_string(&vcd).unwrap());
+    let v = parse_vcd(&sim_vcd(&design("loop.json"), 4, &["KEY=0xf", "SW=3"]));
     assert_eq!(value_at(&v["LEDG"], 35, 8), "00001100");
     assert!(v.contains_key("CLOCK_50"), "the clock defaults to CLOCK_50");
 
@@ -274,21 +252,13 @@ fn assert_vcd_matches_icarus(
         &std::fs::read_to_string(design(&format!("{name}.json"))).unwrap(),
     )
     .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let ours_path = dir.path().join("ours.vcd");
-    let mut args = vec![
-        "--cycles".to_string(),
-        cycles.to_string(),
-        "--vcd".to_string(),
-        ours_path.to_str().unwrap().to_string(),
-    ];
-    for (port, value) in sets {
-        args.extend(["--set".to_string(), format!("{port}={value}")]);
-    }
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = sim(&design(&format!("{name}.json")), &args);
-    assert_success(&out);
-    let ours = parse_vcd(&std::fs::read_to_string(&ours_path).unwrap());
+    let set_args: Vec<String> = sets.iter().map(|(port, v)| format!("{port}={v}")).collect();
+    let set_args: Vec<&str> = set_args.iter().map(String::as_str).collect();
+    let ours = parse_vcd(&sim_vcd(
+        &design(&format!("{name}.json")),
+        cycles,
+        &set_args,
+    ));
     if !have_iverilog() {
         eprintln!("NOTICE: iverilog not installed, skipping the comparison of {name} with Icarus");
         return Some(ours);
@@ -317,6 +287,7 @@ fn assert_vcd_matches_icarus(
         .iter()
         .map(|p| format!(".{0}({0})", p.name))
         .collect();
+    let dir = tempfile::tempdir().unwrap();
     let theirs_path = dir.path().join("iv.vcd");
     tb += &format!(
         "  {} dut ({});\n  initial begin $dumpfile(\"{}\"); $dumpvars(1, dut); #{} $finish; end\nendmodule\n",
@@ -362,21 +333,7 @@ fn falling_edge_elements_update_when_the_clock_starts_low() {
 
 #[test]
 fn set_takes_negative_values_in_twos_complement() {
-    let dir = tempfile::tempdir().unwrap();
-    let vcd = dir.path().join("neg.vcd");
-    let out = sim(
-        &design("negedge.json"),
-        &[
-            "--cycles",
-            "1",
-            "--set",
-            "step=-1",
-            "--vcd",
-            vcd.to_str().unwrap(),
-        ],
-    );
-    assert_success(&out);
-    let v = parse_vcd(&std::fs::read_to_string(&vcd).unwrap());
+    let v = parse_vcd(&sim_vcd(&design("negedge.json"), 1, &["step=-1"]));
     assert_eq!(value_at(&v["step"], 0, 4), "1111");
     assert_eq!(value_at(&v["down"], 0, 8), format!("{:08b}", 100 - 15));
     let out = sim(&design("negedge.json"), &["--set", "step=-9"]);
