@@ -149,6 +149,18 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in the order of spec §5.
+    pub const ALL: [Reason; 8] = [
+        Reason::Goal,
+        Reason::OwnGoal,
+        Reason::Stuck,
+        Reason::IllegalStep,
+        Reason::IncompleteTurn,
+        Reason::AfterEnd,
+        Reason::Timeout,
+        Reason::Disconnect,
+    ];
+
     /// The word used in records and JSON, e.g. `own_goal`.
     pub fn name(self) -> &'static str {
         match self {
@@ -178,18 +190,7 @@ impl Reason {
 
     /// Parses a reason word as written by [`Reason::name`].
     pub fn from_name(s: &str) -> Option<Reason> {
-        [
-            Reason::Goal,
-            Reason::OwnGoal,
-            Reason::Stuck,
-            Reason::IllegalStep,
-            Reason::IncompleteTurn,
-            Reason::AfterEnd,
-            Reason::Timeout,
-            Reason::Disconnect,
-        ]
-        .into_iter()
-        .find(|r| r.name() == s)
+        Reason::ALL.into_iter().find(|r| r.name() == s)
     }
 }
 
