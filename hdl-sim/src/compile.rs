@@ -824,30 +824,29 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
     match kind {
         "$mux" | "$bwmux" => {
             let w = width_of("Y", "WIDTH")?;
-            let a = conn(cell, "A", Some(w))?;
-            let bb = conn(cell, "B", Some(w))?;
-            let s = conn(cell, "S", Some(if kind == "$mux" { 1 } else { w }))?;
-            conn(cell, "Y", Some(w))?;
-            let (a, bb, s) = (b.operand(a), b.operand(bb), b.operand(s));
-            let shape = Shape::unsigned(w, w, w);
-            let k = if kind == "$mux" {
-                Kind::Mux
+            let (k, sw) = if kind == "$mux" {
+                (Kind::Mux, 1)
             } else {
-                Kind::Bwmux
+                (Kind::Bwmux, w)
             };
-            emit(b, cell, k, outs[0], a, bb, s, shape)
+            let ports = SelectPorts {
+                a: w,
+                b: Some(w),
+                s: sw,
+                y: w,
+            };
+            emit_select(b, cell, k, outs[0], ports)
         }
         "$pmux" => {
             let w = param_u32(cell, "WIDTH")?;
             let sw = param_u32(cell, "S_WIDTH")?;
-            let a = conn(cell, "A", Some(w))?;
-            let bw = product(cell, w, sw)?;
-            let bb = conn(cell, "B", Some(bw))?;
-            let s = conn(cell, "S", Some(sw))?;
-            conn(cell, "Y", Some(w))?;
-            let (a, bb, s) = (b.operand(a), b.operand(bb), b.operand(s));
-            let shape = Shape::unsigned(w, bw, w);
-            emit(b, cell, Kind::Pmux, outs[0], a, bb, s, shape)
+            let ports = SelectPorts {
+                a: w,
+                b: Some(product(cell, w, sw)?),
+                s: sw,
+                y: w,
+            };
+            emit_select(b, cell, Kind::Pmux, outs[0], ports)
         }
         "$bmux" | "$demux" => {
             let w = param_u32(cell, "WIDTH")?;
@@ -855,22 +854,18 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             if sw > 24 {
                 return Err(bad(cell, format!("S_WIDTH {sw} is too large")));
             }
-            let (aw, yw) = if kind == "$bmux" {
-                (w << sw, w)
+            let (k, aw, yw) = if kind == "$bmux" {
+                (Kind::Bmux, w << sw, w)
             } else {
-                (w, w << sw)
+                (Kind::Demux, w, w << sw)
             };
-            let a = conn(cell, "A", Some(aw))?;
-            let s = conn(cell, "S", Some(sw))?;
-            conn(cell, "Y", Some(yw))?;
-            let (a, s) = (b.operand(a), b.operand(s));
-            let shape = Shape::unsigned(aw, 0, yw);
-            let k = if kind == "$bmux" {
-                Kind::Bmux
-            } else {
-                Kind::Demux
+            let ports = SelectPorts {
+                a: aw,
+                b: None,
+                s: sw,
+                y: yw,
             };
-            emit(b, cell, k, outs[0], a, NO_OPERAND, s, shape)
+            emit_select(b, cell, k, outs[0], ports)
         }
         "$slice" => {
             let aw = param_u32(cell, "A_WIDTH")?;
@@ -880,38 +875,14 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             if off.checked_add(yw).is_none_or(|end| end > aw) {
                 return Err(bad(cell, "slice out of range"));
             }
-            let bits = a[off as usize..(off + yw) as usize].to_vec();
-            let src = b.operand(&bits);
-            let shape = Shape::unsigned(yw, 0, yw);
-            emit(
-                b,
-                cell,
-                Kind::Un(UnOp::Pos),
-                outs[0],
-                src,
-                NO_OPERAND,
-                NO_OPERAND,
-                shape,
-            )
+            emit_copy(b, cell, outs[0], &a[off as usize..(off + yw) as usize])
         }
         "$concat" => {
             let aw = param_u32(cell, "A_WIDTH")?;
             let bw = param_u32(cell, "B_WIDTH")?;
             let mut bits = conn(cell, "A", Some(aw))?.to_vec();
             bits.extend_from_slice(conn(cell, "B", Some(bw))?);
-            let src = b.operand(&bits);
-            let w = aw + bw;
-            let shape = Shape::unsigned(w, 0, w);
-            emit(
-                b,
-                cell,
-                Kind::Un(UnOp::Pos),
-                outs[0],
-                src,
-                NO_OPERAND,
-                NO_OPERAND,
-                shape,
-            )
+            emit_copy(b, cell, outs[0], &bits)
         }
         "$dff" | "$dffe" | "$sdff" | "$sdffe" | "$sdffce" | "$adff" | "$adffe" | "$aldff"
         | "$aldffe" | "$dffsr" | "$dffsre" => build_reg(b, cell, kind, outs[0]),
@@ -943,6 +914,44 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             kind: cell.kind.clone(),
         }),
     }
+}
+
+/// The port widths of a selection cell (`$mux`, `$bwmux`, `$pmux`, `$bmux`, `$demux`), as its
+/// parameters give them; `b` is `None` for the cells without a `B` port.
+struct SelectPorts {
+    a: u32,
+    b: Option<u32>,
+    s: u32,
+    y: u32,
+}
+
+/// Checks a selection cell's ports against `ports` (`A`, `B`, `S`, then `Y`) and emits it. Its
+/// operands are plain bit vectors, so its shape is unsigned.
+fn emit_select(
+    b: &mut Builder,
+    cell: &Cell,
+    kind: Kind,
+    y: Operand,
+    ports: SelectPorts,
+) -> Result<(), LoadError> {
+    let a = conn(cell, "A", Some(ports.a))?;
+    let bb = ports.b.map(|w| conn(cell, "B", Some(w))).transpose()?;
+    let s = conn(cell, "S", Some(ports.s))?;
+    conn(cell, "Y", Some(ports.y))?;
+    let a = b.operand(a);
+    let bb = bb.map_or(NO_OPERAND, |bits| b.operand(bits));
+    let s = b.operand(s);
+    let shape = Shape::unsigned(ports.a, ports.b.unwrap_or(0), ports.y);
+    emit(b, cell, kind, y, a, bb, s, shape)
+}
+
+/// Emits a cell whose output is a copy of `bits` (`$slice`, `$concat`): a `$pos` of them,
+/// gathered into one operand.
+fn emit_copy(b: &mut Builder, cell: &Cell, y: Operand, bits: &[Bit]) -> Result<(), LoadError> {
+    let src = b.operand(bits);
+    let shape = Shape::unsigned(src.width, 0, src.width);
+    let pos = Kind::Un(UnOp::Pos);
+    emit(b, cell, pos, y, src, NO_OPERAND, NO_OPERAND, shape)
 }
 
 #[allow(clippy::too_many_arguments)]
