@@ -21,26 +21,34 @@ fn spawn_referee(args: &[&str]) -> Child {
     spawn(quadrille(&full))
 }
 
-#[test]
-fn a_board_on_a_10x10_field_plays_through_garbage_then_hangs_up() {
-    let mut board = Pty::new();
-    let referee = spawn_referee(&[
+/// Referees a board (red, which starts) against the engine at level 1 (blue) with 3-second
+/// turns and the other `settings` given; the board has received `set_up` when this returns.
+fn board_against_engine(board: &mut Pty, settings: &[&str], set_up: &[u8]) -> Child {
+    let mut args = vec![
         "--red",
         &board.path,
         "--blue",
         "engine:1",
         "--starter",
         "red",
-        "--width",
-        "10",
-        "--length",
-        "10",
         "--turn-ms",
         "3000",
-    ]);
-    // The sizes are single raw bytes, here 0x0A, the same byte as the line ends.
-    let set_up = b"w\x0a\nl\x0a\ncr\n{}\n";
+    ];
+    args.extend_from_slice(settings);
+    let referee = spawn_referee(&args);
     assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    referee
+}
+
+#[test]
+fn a_board_on_a_10x10_field_plays_through_garbage_then_hangs_up() {
+    let mut board = Pty::new();
+    // The sizes are single raw bytes, here 0x0A, the same byte as the line ends.
+    let referee = board_against_engine(
+        &mut board,
+        &["--width", "10", "--length", "10"],
+        b"w\x0a\nl\x0a\ncr\n{}\n",
+    );
     board.write(b"garbage 9\r\n{ 4 ");
     board.write(b"}\r\n");
     let reply = board.read_until(b"}\n", READ);
@@ -100,20 +108,11 @@ fn a_board_sending_a_closing_brace_first_loses_by_illegal_step_and_the_log_shows
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("bytes.log");
     let mut board = Pty::new();
-    let referee = spawn_referee(&[
-        "--red",
-        &board.path,
-        "--blue",
-        "engine:1",
-        "--starter",
-        "red",
-        "--turn-ms",
-        "3000",
-        "--log",
-        log.to_str().unwrap(),
-    ]);
-    let set_up = b"w\x08\nl\x0a\ncr\n{}\n";
-    assert_eq!(board.read_exactly(set_up.len(), READ), set_up);
+    let referee = board_against_engine(
+        &mut board,
+        &["--log", log.to_str().unwrap()],
+        b"w\x08\nl\x0a\ncr\n{}\n",
+    );
     board.write(b"4}\n");
     let lines = stdout_lines(&wait(referee, LIMIT));
     let record = Record::parse(&lines[0]).unwrap();
