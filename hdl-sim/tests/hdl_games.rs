@@ -292,6 +292,17 @@ fn play(
     }
 }
 
+/// Plays one game on `board` to its end, as [`play`] does.
+fn play_to_end(
+    board: &mut Board,
+    field: (u8, u8),
+    colour: Side,
+    starter: Side,
+    opponent: &mut Opponent,
+) -> GameReport {
+    play(board, field, colour, starter, opponent, usize::MAX)
+}
+
 fn summary(label: &str, r: &GameReport) {
     let mean = r.total_think / r.board_turns.max(1) as u64;
     let result = r
@@ -311,14 +322,7 @@ fn board_beats_random_turns_on_8x10_with_every_turn_legal() {
     // All games on one board, one after the other: each `w` starts afresh.
     for (k, (colour, starter)) in EVERY_START.into_iter().enumerate() {
         let mut opponent = Opponent::Random(SplitMix64::new(k as u64 + 1));
-        let r = play(
-            &mut board,
-            (8, 10),
-            colour,
-            starter,
-            &mut opponent,
-            usize::MAX,
-        );
+        let r = play_to_end(&mut board, (8, 10), colour, starter, &mut opponent);
         summary(&format!("board {colour}, {starter} starts"), &r);
         if r.outcome.expect("finished").winner == colour {
             wins += 1;
@@ -342,14 +346,7 @@ fn board_plays_legal_games_against_the_engine_on_several_fields() {
     ] {
         board.set_switches(switches);
         let mut opponent = Opponent::Engine(Engine::new(1, seed));
-        let r = play(
-            &mut board,
-            (w, l),
-            colour,
-            Side::Red,
-            &mut opponent,
-            usize::MAX,
-        );
+        let r = play_to_end(&mut board, (w, l), colour, Side::Red, &mut opponent);
         summary(&format!("{w}x{l} board {colour} vs engine level 1"), &r);
         assert!(r.outcome.is_some() && r.board_turns > 0);
     }
@@ -430,14 +427,7 @@ fn survey_board_against_engine_levels() {
             let (mut wins, mut games, mut think, mut turns, mut max) = (0, 0, 0, 0, 0);
             for (k, (colour, starter)) in EVERY_START.into_iter().enumerate() {
                 let mut opponent = Opponent::Engine(Engine::new(level, 100 + k as u64));
-                let r = play(
-                    &mut board,
-                    (8, 10),
-                    colour,
-                    starter,
-                    &mut opponent,
-                    usize::MAX,
-                );
+                let r = play_to_end(&mut board, (8, 10), colour, starter, &mut opponent);
                 games += 1;
                 if r.outcome.is_some_and(|o| o.winner == colour) {
                     wins += 1;
