@@ -52,6 +52,28 @@ struct Row {
     verilator_cpu: Option<f64>,
 }
 
+impl Row {
+    /// The native figures of `design` run for `cycles` cycles in `wall` seconds (`cpu` of them
+    /// on the CPU), before any Verilator figure.
+    fn native(design: &'static str, cycles: u64, wall: f64, cpu: Option<f64>) -> Row {
+        Row {
+            design,
+            build: Build::Native,
+            cycles,
+            ours: cycles_per_second(cycles, wall),
+            verilator: None,
+            ours_cpu: cpu.map(|c| cycles_per_second(cycles, c)),
+            verilator_cpu: None,
+        }
+    }
+
+    /// Adds the Verilator model's run of the same cycles: `wall` seconds, `cpu` on the CPU.
+    fn set_verilator(&mut self, wall: f64, cpu: Option<f64>) {
+        self.verilator = Some(cycles_per_second(self.cycles, wall));
+        self.verilator_cpu = cpu.map(|c| cycles_per_second(self.cycles, c));
+    }
+}
+
 /// CPU time this thread has run, in seconds (Linux: `/proc/thread-self/schedstat`).
 fn thread_cpu_seconds() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
@@ -290,15 +312,7 @@ fn main() {
     let n = 5_000_000;
     let _ = bench_cpu(100_000); // warm up
     let (s, cpu, ours_sum) = bench_cpu(n);
-    let mut row = Row {
-        design: "cpu (busy)",
-        build: Build::Native,
-        cycles: n,
-        ours: cycles_per_second(n, s),
-        verilator: None,
-        ours_cpu: cpu.map(|c| cycles_per_second(n, c)),
-        verilator_cpu: None,
-    };
+    let mut row = Row::native("cpu (busy)", n, s, cpu);
     let cpu_v = [Path::new(ROOT).join("tests/designs/cpu.v")];
     if have_verilator
         && let Some(exe) = verilate("cpu", "cpu", &cpu_v, None)
@@ -308,8 +322,7 @@ fn main() {
             vsum, ours_sum,
             "hdl-sim and Verilator disagree on cpu after {n} cycles"
         );
-        row.verilator = Some(cycles_per_second(n, vs));
-        row.verilator_cpu = vcpu.map(|c| cycles_per_second(n, c));
+        row.set_verilator(vs, vcpu);
     }
     rows.push(row);
 
@@ -339,20 +352,11 @@ fn main() {
             let mut native = Vec::new();
             for (design, sw, input, n) in runs {
                 let (s, cpu, print) = bench_player(&text, n, sw, input);
-                let mut row = Row {
-                    design,
-                    build: Build::Native,
-                    cycles: n,
-                    ours: cycles_per_second(n, s),
-                    verilator: None,
-                    ours_cpu: cpu.map(|c| cycles_per_second(n, c)),
-                    verilator_cpu: None,
-                };
+                let mut row = Row::native(design, n, s, cpu);
                 if let Some(exe) = &exe {
                     let args = [n.to_string(), sw.to_string(), hex(input)];
                     if let Some((vs, _, vcpu)) = run_model(exe, &args) {
-                        row.verilator = Some(cycles_per_second(n, vs));
-                        row.verilator_cpu = vcpu.map(|c| cycles_per_second(n, c));
+                        row.set_verilator(vs, vcpu);
                     }
                 }
                 native.push((row, print));
