@@ -19,7 +19,7 @@ module tb_proto;
         .ev_empty(ev_empty), .ev_pop(ev_pop), .ev_data(ev_data)
     );
 
-    integer errors = 0;
+    `include "verdict.vh"
     integer games = 0;
     always @(posedge clk) if (new_game) games = games + 1;
 
@@ -123,8 +123,6 @@ module tb_proto;
             $display("%0d new-game pulses, want 4", games);
             errors = errors + 1;
         end
-        if (errors == 0) $display("PASS");
-        else $display("FAIL (%0d errors)", errors);
-        $finish;
+        finish_with_verdict;
     end
 endmodule

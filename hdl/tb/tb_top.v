@@ -22,7 +22,7 @@ module tb_top;
 
     always #10 clk = ~clk;
 
-    integer errors = 0;
+    `include "verdict.vh"
 
     `include "uart_host.vh"
 
@@ -115,8 +115,6 @@ module tb_top;
         send_byte("{"); send_byte("4"); send_byte("}"); send_byte(8'h0a);
         expect_turn(8'b1111_1110, "blue answers");
 
-        if (errors == 0) $display("PASS");
-        else $display("FAIL (%0d errors)", errors);
-        $finish;
+        finish_with_verdict;
     end
 endmodule
