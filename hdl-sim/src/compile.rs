@@ -829,23 +829,13 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             } else {
                 (Kind::Bwmux, w)
             };
-            let ports = SelectPorts {
-                a: w,
-                b: Some(w),
-                s: sw,
-                y: w,
-            };
+            let ports = SelectPorts::new(w, Some(w), sw, w);
             emit_select(b, cell, k, outs[0], ports)
         }
         "$pmux" => {
             let w = param_u32(cell, "WIDTH")?;
             let sw = param_u32(cell, "S_WIDTH")?;
-            let ports = SelectPorts {
-                a: w,
-                b: Some(product(cell, w, sw)?),
-                s: sw,
-                y: w,
-            };
+            let ports = SelectPorts::new(w, Some(product(cell, w, sw)?), sw, w);
             emit_select(b, cell, Kind::Pmux, outs[0], ports)
         }
         "$bmux" | "$demux" => {
@@ -859,12 +849,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             } else {
                 (Kind::Demux, w, w << sw)
             };
-            let ports = SelectPorts {
-                a: aw,
-                b: None,
-                s: sw,
-                y: yw,
-            };
+            let ports = SelectPorts::new(aw, None, sw, yw);
             emit_select(b, cell, k, outs[0], ports)
         }
         "$slice" => {
@@ -923,6 +908,13 @@ struct SelectPorts {
     b: Option<u32>,
     s: u32,
     y: u32,
+}
+
+impl SelectPorts {
+    /// The widths of `A`, `B` (if the cell has it), `S` and `Y`, in the order yosys lists them.
+    fn new(a: u32, b: Option<u32>, s: u32, y: u32) -> SelectPorts {
+        SelectPorts { a, b, s, y }
+    }
 }
 
 /// Checks a selection cell's ports against `ports` (`A`, `B`, `S`, then `Y`) and emits it. Its
