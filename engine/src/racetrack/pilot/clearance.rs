@@ -1,5 +1,10 @@
-//! Clearance: moves whose whole surroundings are track need no collision walk.
+//! Clearance: what the optimal search asks of the track's cells, answered from tables.
 //!
+//! *Which targets are track.* The nine moves out of a state end on a 3 × 3 patch of cells;
+//! [`Clearance::track_run`] reads three of them from bit rows in one load, so that the
+//! search can pick the moves worth following without a branch per target.
+//!
+//! *Moves whose whole surroundings are track need no collision walk.*
 //! Every cell the walk of [`physics::on_track`] visits for `from → to` (the half-pixel
 //! alternative included) lies in the bounding box of the segment: the walk steps from `x0`
 //! towards `x1` and from `y0` towards `y1`, never past either end. So when that rectangle holds
@@ -17,6 +22,9 @@ const STRIDE: usize = Circuit::WIDTH as usize + 1;
 pub struct Clearance {
     /// `(y * STRIDE + x)` → decor cells in columns `0..x` of rows `0..y`.
     decor_before: Vec<u16>,
+    /// Per row, bit `x` set when `(x, y)` is track (bits `x % 64` of word `x / 64`; one word
+    /// of padding so that any three columns read as two words).
+    track: Vec<[u64; 4]>,
 }
 
 impl Clearance {
@@ -24,14 +32,33 @@ impl Clearance {
     pub fn new(circuit: &Circuit) -> Clearance {
         let rows = Circuit::HEIGHT as usize + 1;
         let mut sums = vec![0u16; STRIDE * rows];
+        let mut track = vec![[0u64; 4]; Circuit::HEIGHT as usize];
         for y in 0..Circuit::HEIGHT as usize {
             let mut in_row = 0u16;
             for x in 0..Circuit::WIDTH as usize {
-                in_row += u16::from(!circuit.is_track(x as i32, y as i32));
+                let is_track = circuit.is_track(x as i32, y as i32);
+                in_row += u16::from(!is_track);
                 sums[(y + 1) * STRIDE + x + 1] = sums[y * STRIDE + x + 1] + in_row;
+                track[y][x / 64] |= u64::from(is_track) << (x % 64);
             }
         }
-        Clearance { decor_before: sums }
+        Clearance {
+            decor_before: sums,
+            track,
+        }
+    }
+
+    /// Bit `k` (of bits 0..3) set when cell `(x + k, y)` is track; the three cells must lie in
+    /// the grid.
+    #[inline]
+    pub fn track_run(&self, x: i32, y: i32) -> u32 {
+        debug_assert!(Circuit::contains(x, y) && Circuit::contains(x + 2, y));
+        let (row, x) = (&self.track[y as usize], x as usize);
+        let (word, bit) = (x / 64, x % 64);
+        // The next word's low bits join above bit `63 − bit` (shifted in two steps so that
+        // `bit = 0` shifts by 64 in total, dropping them).
+        let bits = row[word] >> bit | (row[word + 1] << 1) << (63 - bit);
+        (bits & 0b111) as u32
     }
 
     /// Decor cells in the rectangle spanned by two cells of the grid (both included).
@@ -67,6 +94,29 @@ mod tests {
         assert_eq!(cl.decor_between(p(11, 10), p(11, 10)), 1);
         assert_eq!(cl.decor_between(p(12, 9), p(30, 30)), 0);
         assert_eq!(cl.decor_between(p(149, 99), p(140, 90)), 1);
+    }
+
+    #[test]
+    fn runs_of_three_cells_read_the_grid() {
+        let mut c = Circuit::filled(b' ').unwrap();
+        for (x, y) in [
+            (0, 0),
+            (63, 5),
+            (64, 5),
+            (127, 7),
+            (128, 8),
+            (149, 99),
+            (70, 3),
+        ] {
+            c.set(x, y, b'A').unwrap();
+        }
+        let cl = Clearance::new(&c);
+        for y in 0..Circuit::HEIGHT {
+            for x in 0..Circuit::WIDTH - 2 {
+                let expect = (0..3).fold(0, |bits, k| bits | u32::from(c.is_track(x + k, y)) << k);
+                assert_eq!(cl.track_run(x, y), expect, "({x},{y})");
+            }
+        }
     }
 
     #[test]

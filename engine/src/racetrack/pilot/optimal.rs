@@ -24,7 +24,9 @@
 //!   out of a state land in one 3 × 3 patch of one block (two bytes a state, no hashing, no
 //!   parent pointers: the lap is read back from the move counts);
 //! * when no move out of a state can cross column 40, the nine moves keep the count and share
-//!   that block, looked up once;
+//!   that block, looked up once; then the moves worth following (onto track, into a slot that
+//!   is news) are picked as a bit mask from three bit rows of the track and three rows of the
+//!   block, without a branch per move, and only those are followed;
 //! * the collision walk runs only for moves into states never seen before (a known state was
 //!   reached by this very move: same previous position, same velocity), and not even then
 //!   when the move's bounding box is all track ([`Clearance`]);
@@ -39,7 +41,7 @@ use crate::racetrack::physics::{self, Pos, is_left};
 use super::bounds::LowerBound;
 use super::clearance::Clearance;
 use super::model::{State, Step, Track};
-use super::table::{Entry, StateTable};
+use super::table::{self, Entry, StateTable};
 use super::{Fraction, Lap, LapTime, PilotError, SearchStats};
 
 /// The time-optimal lap of `circuit`: fewest moves, then smallest final fraction.
@@ -124,7 +126,7 @@ impl Search<'_, '_> {
     /// Reaches `next` (in `slot`) by the move from `from` after `g` moves, in bucket `f`.
     fn reach(&mut self, slot: u32, from: Pos, next: State, g: u32, f: u32) {
         let entry = self.table.get(slot);
-        if entry == Entry::BLOCKED || entry.moves().is_some_and(|known| known <= g) {
+        if !entry.improved_by(g) {
             return;
         }
         // A state already reached was reached by this very move (same previous position, same
@@ -137,12 +139,12 @@ impl Search<'_, '_> {
             self.table.set(slot, Entry::BLOCKED);
             return;
         };
-        let Some(entry) = Entry::reached(g) else {
+        let Some(reached) = Entry::reached(g) else {
             self.truncated = true;
             return;
         };
-        self.reached += u64::from(self.table.get(slot) == Entry::UNSEEN);
-        self.table.set(slot, entry);
+        self.reached += u64::from(entry == Entry::UNSEEN);
+        self.table.set(slot, reached);
         // Path-max: never file a state below the bucket being expanded.
         self.open.push((g + h).max(f), slot, g);
     }
@@ -164,6 +166,15 @@ impl Search<'_, '_> {
         let Some(base) = self.table.block_at(p, state.count) else {
             return;
         };
+        let centre = Pos::new(p.x + v.x, p.y + v.y);
+        let inside = (1..Circuit::WIDTH - 1).contains(&centre.x)
+            && (1..Circuit::HEIGHT - 1).contains(&centre.y);
+        if let Some(middle) = StateTable::offset(v)
+            .filter(|_| inside && v.x.abs() < table::MAX_VX && v.y.abs() < table::MAX_VY)
+        {
+            self.expand_patch(state, base + middle, g, f);
+            return;
+        }
         let circuit = self.track.circuit();
         for ay in -1..=1 {
             for ax in -1..=1 {
@@ -184,6 +195,38 @@ impl Search<'_, '_> {
                 };
                 self.reach(base + offset, p, next, g + 1, f);
             }
+        }
+    }
+
+    /// The nine moves of [`Search::expand`]'s shared block when their targets and velocities
+    /// all lie inside the grid and the table (`middle`: the slot of the move that keeps the
+    /// velocity). The targets worth following — track cells whose slot is news — are picked
+    /// first, as a bit mask built without a branch per target, then only those are reached.
+    fn expand_patch(&mut self, state: State, middle: u32, g: u32, f: u32) {
+        let (p, v) = (state.pos, state.vel);
+        let centre = Pos::new(p.x + v.x, p.y + v.y);
+        let row = table::ROW as u32;
+        let mut worth = 0u32;
+        for (i, ay) in (-1..=1).enumerate() {
+            let entries = self.table.three(middle + row * i as u32 - row - 1);
+            let track = self.clearance.track_run(centre.x - 1, centre.y + ay);
+            for (k, entry) in entries.into_iter().enumerate() {
+                let news = entry.improved_by(g + 1) & (track >> k & 1 == 1);
+                worth |= u32::from(news) << (3 * i + k);
+            }
+        }
+        while worth != 0 {
+            let k = worth.trailing_zeros() as i32;
+            worth &= worth - 1;
+            let a = Pos::new(k % 3 - 1, k / 3 - 1);
+            let next = State {
+                pos: Pos::new(centre.x + a.x, centre.y + a.y),
+                vel: Pos::new(v.x + a.x, v.y + a.y),
+                count: state.count,
+                before_first_move: false,
+            };
+            let slot = (middle as i32 + a.y * row as i32 + a.x) as u32;
+            self.reach(slot, p, next, g + 1, f);
         }
     }
 

@@ -27,7 +27,8 @@ pub const MAX_VX: i32 = 16;
 /// Largest `|vy|` of a stored state (`13·14/2 = 91 ≤ 99 < 14·15/2`).
 pub const MAX_VY: i32 = 13;
 
-const ROW: usize = (2 * MAX_VX + 1) as usize;
+/// Slots between two velocities that differ by one in `vy`.
+pub const ROW: usize = (2 * MAX_VX + 1) as usize;
 const BLOCK: usize = ROW * (2 * MAX_VY + 1) as usize;
 const CELLS: usize = (Circuit::WIDTH * Circuit::HEIGHT) as usize;
 const LAYERS: usize = (-MIN_COUNT + 1) as usize;
@@ -53,6 +54,15 @@ impl Entry {
     pub fn moves(self) -> Option<u32> {
         (self != Entry::UNSEEN && self != Entry::BLOCKED).then(|| u32::from(self.0) - 1)
     }
+
+    /// Whether reaching this slot after `g` moves is news: never reached, or reached only in
+    /// more moves (never for a blocked one). Computed without branches: the search asks it
+    /// of nine slots at a time, and which of them answer yes is a coin toss the processor
+    /// would often guess wrong.
+    #[inline]
+    pub fn improved_by(self, g: u32) -> bool {
+        (self == Entry::UNSEEN) | ((self != Entry::BLOCKED) & (u32::from(self.0) > g + 1))
+    }
 }
 
 /// Slots for every state a search meets, indexed by a dense `u32`.
@@ -69,7 +79,9 @@ impl Default for StateTable {
         StateTable {
             block_of: vec![0; LAYERS * CELLS],
             owners: Vec::new(),
-            entries: Vec::new(),
+            // Room for the blocks of a typical search (about 1.8 MB), so that growing rarely
+            // copies.
+            entries: Vec::with_capacity(1024 * BLOCK),
         }
     }
 }
@@ -161,6 +173,14 @@ impl StateTable {
         }
     }
 
+    /// The entries of three consecutive slots from `slot` (a row of a 3 × 3 patch of
+    /// velocities, see [`StateTable::offset`]).
+    #[inline]
+    pub fn three(&self, slot: u32) -> [Entry; 3] {
+        let s = slot as usize;
+        [self.entries[s], self.entries[s + 1], self.entries[s + 2]]
+    }
+
     /// The entry of a slot.
     pub fn get(&self, slot: u32) -> Entry {
         self.entries[slot as usize]
@@ -247,5 +267,19 @@ mod tests {
         assert_eq!(Entry::reached(Entry::MAX_MOVES + 1), None);
         assert_eq!(Entry::UNSEEN.moves(), None);
         assert_eq!(Entry::BLOCKED.moves(), None);
+    }
+
+    #[test]
+    fn only_fewer_moves_improve_an_entry() {
+        for g in [0, 1, 57, Entry::MAX_MOVES] {
+            assert!(Entry::UNSEEN.improved_by(g));
+            assert!(!Entry::BLOCKED.improved_by(g));
+            let known = Entry::reached(g).unwrap();
+            assert!(!known.improved_by(g));
+            assert!(!known.improved_by(g + 1));
+            if g > 0 {
+                assert!(known.improved_by(g - 1));
+            }
+        }
     }
 }
