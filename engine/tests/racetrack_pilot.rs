@@ -148,6 +148,57 @@ fn a_wall_across_the_loop_leaves_no_lap() {
     }
 }
 
+/// A snake of `lanes` two-row lanes joined by U-turns at alternate ends, and a corridor up
+/// the left edge back to the line: a lap of hundreds of moves.
+fn snake(lanes: i32) -> Circuit {
+    let mut c = Circuit::filled(b'A').unwrap();
+    let mut track = |x: std::ops::Range<i32>, y: std::ops::Range<i32>| {
+        for yy in y {
+            for xx in x.clone() {
+                c.set(xx, yy, b' ').unwrap();
+            }
+        }
+    };
+    for k in 0..lanes {
+        let top = 3 + 3 * k;
+        // The first lane (past the line in column 40) and the last one reach the corridor in
+        // columns 1 and 2; the others stop short of it, behind a wall in column 3.
+        let ends = k == 0 || k + 1 == lanes;
+        track(if ends { 1..147 } else { 4..147 }, top..top + 2);
+        if k + 1 < lanes {
+            // The U-turn down to the next lane: right after even lanes, left after odd ones.
+            let x = if k % 2 == 0 { 145..147 } else { 4..6 };
+            track(x, top + 2..top + 3);
+        }
+    }
+    let bottom = 3 + 3 * (lanes - 1);
+    track(1..3, 3..bottom + 2);
+    c
+}
+
+#[test]
+fn laps_longer_than_one_byte_tables_hold_are_still_optimal() {
+    // Two lanes more add 49 moves. Eleven lanes make a lap of exactly the 253 moves that
+    // one-byte entries hold; thirteen need two-byte ones. (An odd number of lanes, so that
+    // the last one runs right to left into the corridor.)
+    for (lanes, moves) in [(11, 253), (13, 302)] {
+        let circuit = snake(lanes);
+        let lap = optimal::solve(&circuit).unwrap();
+        assert_eq!(lap.moves(), moves, "{lanes} lanes");
+        judged(&circuit, &lap, "snake");
+        assert_eq!(
+            Ok(lap.time()),
+            wavefront::solve(&circuit).map(|l| l.time()),
+            "{lanes} lanes"
+        );
+        // Found by the A* search itself (both widths' work counted), not its last resort,
+        // the plain search.
+        let (_, searched) = optimal::solve_with_stats(&circuit);
+        let (_, plain) = bfs::plain_bfs_with_stats(&circuit);
+        assert!(searched.expanded < plain.expanded, "{lanes} lanes");
+    }
+}
+
 #[test]
 fn result_files_are_accepted_by_the_judge() {
     let (name, circuit) = conforming().next().unwrap();

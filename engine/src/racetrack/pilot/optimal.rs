@@ -21,8 +21,9 @@
 //! *Speed.* The search is bound by memory latency, so its data are laid out for it:
 //!
 //! * states live in the dense [`StateTable`], filed by previous position, where the nine moves
-//!   out of a state land in one 3 × 3 patch of one block (two bytes a state, no hashing, no
-//!   parent pointers: the lap is read back from the move counts);
+//!   out of a state land in one 3 × 3 patch of one block (one byte a state while laps stay
+//!   within 253 moves, two bytes beyond; no hashing, no parent pointers: the lap is read back
+//!   from the move counts);
 //! * when no move out of a state can cross column 40, the nine moves keep the count and share
 //!   that block, looked up once; then the moves worth following (onto track, into a slot that
 //!   is news) are picked as a bit mask from three bit rows of the track and three rows of the
@@ -41,7 +42,7 @@ use crate::racetrack::physics::{self, Pos, is_left};
 use super::bounds::LowerBound;
 use super::clearance::Clearance;
 use super::model::{State, Step, Track};
-use super::table::{self, Entry, StateTable};
+use super::table::{self, Entry, StateTable, Width};
 use super::{Fraction, Lap, LapTime, PilotError, SearchStats};
 
 /// The time-optimal lap of `circuit`: fewest moves, then smallest final fraction.
@@ -84,11 +85,11 @@ impl Buckets {
 type Finish = (LapTime, Option<u32>, Pos);
 
 /// Everything one search works on.
-struct Search<'t, 'c> {
+struct Search<'t, 'c, W: Width> {
     track: &'t Track<'c>,
-    bound: LowerBound,
-    clearance: Clearance,
-    table: StateTable,
+    bound: &'t LowerBound,
+    clearance: &'t Clearance,
+    table: StateTable<W>,
     open: Buckets,
     best: Option<Finish>,
     /// Whether a state was left out for needing more moves than [`Entry::MAX_MOVES`].
@@ -97,7 +98,7 @@ struct Search<'t, 'c> {
     reached: u64,
 }
 
-impl Search<'_, '_> {
+impl<W: Width> Search<'_, '_, W> {
     /// Considers the move from `from` (slot `parent`, `None` for the start, reached after
     /// `g − 1` moves, in bucket `f`) to `to`.
     fn relax(&mut self, from: State, parent: Option<u32>, g: u32, f: u32, to: Pos) {
@@ -169,7 +170,7 @@ impl Search<'_, '_> {
         let centre = Pos::new(p.x + v.x, p.y + v.y);
         let inside = (1..Circuit::WIDTH - 1).contains(&centre.x)
             && (1..Circuit::HEIGHT - 1).contains(&centre.y);
-        if let Some(middle) = StateTable::offset(v)
+        if let Some(middle) = table::offset(v)
             .filter(|_| inside && v.x.abs() < table::MAX_VX && v.y.abs() < table::MAX_VY)
         {
             self.expand_patch(state, base + middle, g, f);
@@ -183,7 +184,7 @@ impl Search<'_, '_> {
                 if !circuit.is_track(to.x, to.y) {
                     continue;
                 }
-                let Some(offset) = StateTable::offset(vel) else {
+                let Some(offset) = table::offset(vel) else {
                     debug_assert!(false, "a reachable velocity beyond the bounds: {vel:?}");
                     continue;
                 };
@@ -282,10 +283,35 @@ impl Search<'_, '_> {
 fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
     let bound = LowerBound::new(track);
     let h0 = bound.moves(State::START).ok_or(PilotError::NoLap)?;
-    let mut search = Search {
+    let clearance = Clearance::new(track.circuit());
+    // One-byte entries hold every lap of up to 253 moves; a longer one makes the search give up
+    // and start again with two-byte entries (losing only time, on circuits nobody races).
+    if h0 <= Entry::<u8>::MAX_MOVES
+        && let Some(result) = run::<u8>(track, &bound, &clearance, h0, stats)
+    {
+        return result;
+    }
+    if let Some(result) = run::<u16>(track, &bound, &clearance, h0, stats) {
+        return result;
+    }
+    // Laps of tens of thousands of moves: no circuit anyone draws, but never a wrong answer —
+    // the plain search has no such limit.
+    super::bfs::plain_bfs(track.circuit())
+}
+
+/// The A* search with entries of width `W`; `None` when the fastest lap needs more moves than
+/// they hold.
+fn run<W: Width>(
+    track: &Track,
+    bound: &LowerBound,
+    clearance: &Clearance,
+    h0: u32,
+    stats: &mut SearchStats,
+) -> Option<Result<Lap, PilotError>> {
+    let mut search = Search::<W> {
         track,
         bound,
-        clearance: Clearance::new(track.circuit()),
+        clearance,
         table: StateTable::default(),
         open: Buckets::default(),
         best: None,
@@ -305,6 +331,11 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
                 break;
             }
             f += 1;
+            // Expanding bucket `f` reaches states after up to `f` moves: beyond what the
+            // entries hold, give up for wider ones.
+            if f > Entry::<W>::MAX_MOVES {
+                return None;
+            }
             continue;
         };
         if search.table.get(slot).moves() != Some(g) {
@@ -316,12 +347,10 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
     }
     stats.stored = search.reached;
     if search.truncated {
-        // Laps of tens of thousands of moves: no circuit anyone draws, but never a wrong
-        // answer — the plain search has no such limit.
-        return super::bfs::plain_bfs(track.circuit());
+        return None;
     }
-    match search.best {
+    Some(match search.best {
         Some(best) => Ok(search.lap(best)),
         None => Err(PilotError::NoLap),
-    }
+    })
 }

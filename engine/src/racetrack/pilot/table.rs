@@ -12,10 +12,12 @@
 //! velocity box, instead of nine scattered hash slots. Blocks are allocated when first touched,
 //! so memory follows the part of the circuit the search actually visits.
 //!
-//! Each slot holds an [`Entry`] of two bytes: unseen, blocked (the move into it fails the
+//! Each slot holds an [`Entry`] of one or two bytes ([`Width`]): unseen, blocked (the move into it fails the
 //! collision test, or the lap cannot be finished from it), or reached with its best known move
 //! count. No parent is stored: a lap is read back by looking, at each state, for a predecessor
 //! reached in fewer moves (see [`optimal`](super::optimal)).
+
+use std::fmt;
 
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::Pos;
@@ -33,26 +35,73 @@ const BLOCK: usize = ROW * (2 * MAX_VY + 1) as usize;
 const CELLS: usize = (Circuit::WIDTH * Circuit::HEIGHT) as usize;
 const LAYERS: usize = (-MIN_COUNT + 1) as usize;
 
+/// How wide an [`Entry`] is: one byte counts moves up to 253 (every sample's lap, with room
+/// to spare), two bytes up to 65 533. Narrow entries halve the table, and with it the cache
+/// misses the search spends much of its time on; a search too long for them starts again wide
+/// (see [`optimal`](super::optimal)).
+pub trait Width: Copy + Eq + fmt::Debug + private::Sealed {
+    /// Unseen.
+    const ZERO: Self;
+    /// Blocked.
+    const MAX: Self;
+    /// The most moves an entry can hold.
+    const MAX_MOVES: u32;
+    /// The value `v ≤ MAX`.
+    fn new(v: u32) -> Self;
+    /// The value.
+    fn get(self) -> u32;
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
+}
+
+impl Width for u8 {
+    const ZERO: u8 = 0;
+    const MAX: u8 = u8::MAX;
+    const MAX_MOVES: u32 = u8::MAX as u32 - 2;
+    fn new(v: u32) -> u8 {
+        v as u8
+    }
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Width for u16 {
+    const ZERO: u16 = 0;
+    const MAX: u16 = u16::MAX;
+    const MAX_MOVES: u32 = u16::MAX as u32 - 2;
+    fn new(v: u32) -> u16 {
+        v as u16
+    }
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+}
+
 /// One slot of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry(u16);
+pub struct Entry<W: Width = u16>(W);
 
-impl Entry {
+impl<W: Width> Entry<W> {
     /// Never reached.
-    pub const UNSEEN: Entry = Entry(0);
+    pub const UNSEEN: Entry<W> = Entry(W::ZERO);
     /// Useless: its move fails the collision test, or no lap can be finished from it.
-    pub const BLOCKED: Entry = Entry(u16::MAX);
+    pub const BLOCKED: Entry<W> = Entry(W::MAX);
     /// The most moves an entry can hold.
-    pub const MAX_MOVES: u32 = u16::MAX as u32 - 2;
+    pub const MAX_MOVES: u32 = W::MAX_MOVES;
 
     /// Reached after `g ≤ MAX_MOVES` moves (`None` beyond).
-    pub fn reached(g: u32) -> Option<Entry> {
-        (g <= Entry::MAX_MOVES).then(|| Entry(g as u16 + 1))
+    pub fn reached(g: u32) -> Option<Entry<W>> {
+        (g <= W::MAX_MOVES).then(|| Entry(W::new(g + 1)))
     }
 
     /// The best known move count, for a reached state.
     pub fn moves(self) -> Option<u32> {
-        (self != Entry::UNSEEN && self != Entry::BLOCKED).then(|| u32::from(self.0) - 1)
+        (self != Self::UNSEEN && self != Self::BLOCKED).then(|| self.0.get() - 1)
     }
 
     /// Whether reaching this slot after `g` moves is news: never reached, or reached only in
@@ -61,37 +110,36 @@ impl Entry {
     /// would often guess wrong.
     #[inline]
     pub fn improved_by(self, g: u32) -> bool {
-        (self == Entry::UNSEEN) | ((self != Entry::BLOCKED) & (u32::from(self.0) > g + 1))
+        (self == Self::UNSEEN) | ((self != Self::BLOCKED) & (self.0.get() > g + 1))
     }
 }
 
 /// Slots for every state a search meets, indexed by a dense `u32`.
-pub struct StateTable {
+pub struct StateTable<W: Width = u16> {
     /// `layer * CELLS + cell` of the previous position → block number + 1 (0: none yet).
     block_of: Vec<u32>,
     /// Block number → `layer * CELLS + cell`.
     owners: Vec<u32>,
-    entries: Vec<Entry>,
+    entries: Vec<Entry<W>>,
 }
 
-impl Default for StateTable {
+impl<W: Width> Default for StateTable<W> {
     fn default() -> Self {
         StateTable {
             block_of: vec![0; LAYERS * CELLS],
             owners: Vec::new(),
-            // Room for the blocks of a typical search (about 1.8 MB), so that growing rarely
-            // copies.
+            // Room for the blocks of a typical search, so that growing rarely copies.
             entries: Vec::with_capacity(1024 * BLOCK),
         }
     }
 }
 
-impl StateTable {
+impl<W: Width> StateTable<W> {
     /// The slot of `state` (allocating its block), or `None` when it is outside the table: a
     /// velocity beyond the proven bounds, a count below [`MIN_COUNT`] or above 0, or a
     /// previous position off the grid — none of which a search can reach.
     pub fn slot(&mut self, state: State) -> Option<u32> {
-        let place = StateTable::place(state);
+        let place = place(state);
         debug_assert!(
             place.is_some(),
             "a search state outside the table: {state:?}"
@@ -102,19 +150,13 @@ impl StateTable {
 
     /// The first slot of the block of states whose previous position is `prev` and whose count
     /// is `count` (allocated if need be): the state with velocity `v` is at
-    /// [`StateTable::offset`]`(v)` from it. `None` off the grid or outside the counts.
+    /// [`offset`]`(v)` from it. `None` off the grid or outside the counts.
     pub fn block_at(&mut self, prev: Pos, count: i8) -> Option<u32> {
         let layer = -i32::from(count);
         if !Circuit::contains(prev.x, prev.y) || !(0..LAYERS as i32).contains(&layer) {
             return None;
         }
         Some(self.block(layer as usize * CELLS + (prev.y * Circuit::WIDTH + prev.x) as usize))
-    }
-
-    /// Where the state of velocity `vel` sits in its block, if within the proven bounds.
-    pub fn offset(vel: Pos) -> Option<u32> {
-        (vel.x.abs() <= MAX_VX && vel.y.abs() <= MAX_VY)
-            .then(|| ((vel.y + MAX_VY) as usize * ROW + (vel.x + MAX_VX) as usize) as u32)
     }
 
     fn block(&mut self, owner: usize) -> u32 {
@@ -133,26 +175,9 @@ impl StateTable {
 
     /// The slot of `state` if its block exists (no allocation).
     pub fn find(&self, state: State) -> Option<u32> {
-        let (owner, offset) = StateTable::place(state)?;
+        let (owner, offset) = place(state)?;
         let block = self.block_of[owner].checked_sub(1)? as usize;
         Some((block * BLOCK + offset) as u32)
-    }
-
-    /// The block owner (`layer * CELLS + cell` of the previous position) and the offset of
-    /// `state` in its block.
-    fn place(state: State) -> Option<(usize, usize)> {
-        let (vx, vy) = (state.vel.x, state.vel.y);
-        let (qx, qy) = (state.pos.x - vx, state.pos.y - vy);
-        let layer = -i32::from(state.count);
-        if vx.abs() > MAX_VX
-            || vy.abs() > MAX_VY
-            || !Circuit::contains(qx, qy)
-            || !(0..LAYERS as i32).contains(&layer)
-        {
-            return None;
-        }
-        let owner = layer as usize * CELLS + (qy * Circuit::WIDTH + qx) as usize;
-        Some((owner, StateTable::offset(state.vel)? as usize))
     }
 
     /// The state of a slot.
@@ -174,20 +199,20 @@ impl StateTable {
     }
 
     /// The entries of three consecutive slots from `slot` (a row of a 3 × 3 patch of
-    /// velocities, see [`StateTable::offset`]).
+    /// velocities, see [`offset`]).
     #[inline]
-    pub fn three(&self, slot: u32) -> [Entry; 3] {
+    pub fn three(&self, slot: u32) -> [Entry<W>; 3] {
         let s = slot as usize;
         [self.entries[s], self.entries[s + 1], self.entries[s + 2]]
     }
 
     /// The entry of a slot.
-    pub fn get(&self, slot: u32) -> Entry {
+    pub fn get(&self, slot: u32) -> Entry<W> {
         self.entries[slot as usize]
     }
 
     /// Overwrites the entry of a slot.
-    pub fn set(&mut self, slot: u32, entry: Entry) {
+    pub fn set(&mut self, slot: u32, entry: Entry<W>) {
         self.entries[slot as usize] = entry;
     }
 
@@ -197,13 +222,36 @@ impl StateTable {
     }
 }
 
+/// Where the state of velocity `vel` sits in its block, if within the proven bounds.
+pub fn offset(vel: Pos) -> Option<u32> {
+    (vel.x.abs() <= MAX_VX && vel.y.abs() <= MAX_VY)
+        .then(|| ((vel.y + MAX_VY) as usize * ROW + (vel.x + MAX_VX) as usize) as u32)
+}
+
+/// The block owner (`layer * CELLS + cell` of the previous position) and the offset of
+/// `state` in its block.
+fn place(state: State) -> Option<(usize, usize)> {
+    let (vx, vy) = (state.vel.x, state.vel.y);
+    let (qx, qy) = (state.pos.x - vx, state.pos.y - vy);
+    let layer = -i32::from(state.count);
+    if vx.abs() > MAX_VX
+        || vy.abs() > MAX_VY
+        || !Circuit::contains(qx, qy)
+        || !(0..LAYERS as i32).contains(&layer)
+    {
+        return None;
+    }
+    let owner = layer as usize * CELLS + (qy * Circuit::WIDTH + qx) as usize;
+    Some((owner, offset(state.vel)? as usize))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn slots_round_trip_and_share_blocks_by_previous_position() {
-        let mut t = StateTable::default();
+        let mut t: StateTable = StateTable::default();
         let s = |x, y, vx, vy, count| State {
             pos: Pos::new(x, y),
             vel: Pos::new(vx, vy),
@@ -233,15 +281,15 @@ mod tests {
         assert!(blocks.iter().all(|&b| b == blocks[0]));
         let base = t.block_at(Pos::new(44, 50), 0).unwrap();
         let st = s(49, 49, 5, -1, 0);
-        assert_eq!(t.slot(st), Some(base + StateTable::offset(st.vel).unwrap()));
-        assert_eq!(StateTable::offset(Pos::new(17, 0)), None);
+        assert_eq!(t.slot(st), Some(base + offset(st.vel).unwrap()));
+        assert_eq!(offset(Pos::new(17, 0)), None);
         assert_eq!(t.block_at(Pos::new(44, 50), 1), None);
         assert_eq!(t.block_at(Pos::new(150, 50), 0), None);
     }
 
     #[test]
     fn every_velocity_has_its_own_slot() {
-        let mut t = StateTable::default();
+        let mut t: StateTable = StateTable::default();
         let mut seen = std::collections::HashSet::new();
         for vy in -MAX_VY..=MAX_VY {
             for vx in -MAX_VX..=MAX_VX {
@@ -261,25 +309,34 @@ mod tests {
 
     #[test]
     fn entries_keep_moves() {
-        for g in [0, 1, 117, Entry::MAX_MOVES] {
-            assert_eq!(Entry::reached(g).and_then(Entry::moves), Some(g));
+        fn check<W: Width>() {
+            for g in [0, 1, 117, 253, Entry::<W>::MAX_MOVES] {
+                assert_eq!(Entry::<W>::reached(g).and_then(Entry::moves), Some(g));
+            }
+            assert_eq!(Entry::<W>::reached(Entry::<W>::MAX_MOVES + 1), None);
+            assert_eq!(Entry::<W>::UNSEEN.moves(), None);
+            assert_eq!(Entry::<W>::BLOCKED.moves(), None);
         }
-        assert_eq!(Entry::reached(Entry::MAX_MOVES + 1), None);
-        assert_eq!(Entry::UNSEEN.moves(), None);
-        assert_eq!(Entry::BLOCKED.moves(), None);
+        check::<u8>();
+        check::<u16>();
+        assert_eq!(Entry::<u8>::MAX_MOVES, 253);
     }
 
     #[test]
     fn only_fewer_moves_improve_an_entry() {
-        for g in [0, 1, 57, Entry::MAX_MOVES] {
-            assert!(Entry::UNSEEN.improved_by(g));
-            assert!(!Entry::BLOCKED.improved_by(g));
-            let known = Entry::reached(g).unwrap();
-            assert!(!known.improved_by(g));
-            assert!(!known.improved_by(g + 1));
-            if g > 0 {
-                assert!(known.improved_by(g - 1));
+        fn check<W: Width>() {
+            for g in [0, 1, 57, Entry::<W>::MAX_MOVES] {
+                assert!(Entry::<W>::UNSEEN.improved_by(g));
+                assert!(!Entry::<W>::BLOCKED.improved_by(g));
+                let known = Entry::<W>::reached(g).unwrap();
+                assert!(!known.improved_by(g));
+                assert!(!known.improved_by(g + 1));
+                if g > 0 {
+                    assert!(known.improved_by(g - 1));
+                }
             }
         }
+        check::<u8>();
+        check::<u16>();
     }
 }
