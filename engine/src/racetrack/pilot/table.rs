@@ -54,33 +54,27 @@ pub trait Width: Copy + Eq + fmt::Debug + private::Sealed {
 
 mod private {
     pub trait Sealed {}
-    impl Sealed for u8 {}
-    impl Sealed for u16 {}
 }
 
-impl Width for u8 {
-    const ZERO: u8 = 0;
-    const MAX: u8 = u8::MAX;
-    const MAX_MOVES: u32 = u8::MAX as u32 - 2;
-    fn new(v: u32) -> u8 {
-        v as u8
-    }
-    fn get(self) -> u32 {
-        u32::from(self)
-    }
+/// `Width` for unsigned integer types.
+macro_rules! width {
+    ($($t:ty),*) => {$(
+        impl private::Sealed for $t {}
+        impl Width for $t {
+            const ZERO: $t = 0;
+            const MAX: $t = <$t>::MAX;
+            const MAX_MOVES: u32 = <$t>::MAX as u32 - 2;
+            fn new(v: u32) -> $t {
+                v as $t
+            }
+            fn get(self) -> u32 {
+                u32::from(self)
+            }
+        }
+    )*};
 }
 
-impl Width for u16 {
-    const ZERO: u16 = 0;
-    const MAX: u16 = u16::MAX;
-    const MAX_MOVES: u32 = u16::MAX as u32 - 2;
-    fn new(v: u32) -> u16 {
-        v as u16
-    }
-    fn get(self) -> u32 {
-        u32::from(self)
-    }
-}
+width!(u8, u16);
 
 /// One slot of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
