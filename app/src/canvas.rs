@@ -37,6 +37,14 @@ pub struct Surface {
 }
 
 impl Surface {
+    /// [`Surface::prepare`] for the canvas that `node` is attached to, handing back the canvas
+    /// too (pages annotate it after drawing); `None` if `node` holds no canvas yet.
+    pub fn prepare_node(node: &NodeRef) -> Option<(HtmlCanvasElement, Surface)> {
+        let canvas = node.cast::<HtmlCanvasElement>()?;
+        let surface = Surface::prepare(&canvas)?;
+        Some((canvas, surface))
+    }
+
     /// Resizes `canvas`'s buffer to its displayed size at the current pixel ratio and returns its
     /// 2D context; `None` if the browser refuses a 2D context.
     pub fn prepare(canvas: &HtmlCanvasElement) -> Option<Surface> {

@@ -1014,10 +1014,7 @@ impl Editor {
 
     /// Paints the canvas: sizes its buffer, fits the view the first time, draws the scene.
     fn draw(&mut self) {
-        let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
-            return;
-        };
-        let Some(surface) = Surface::prepare(&canvas) else {
+        let Some((canvas, surface)) = Surface::prepare_node(&self.canvas) else {
             return;
         };
         let ratio = surface.ratio;

@@ -15,8 +15,8 @@ use engine::racetrack::samples::SAMPLES;
 use gloo_events::EventListener;
 use gloo_timers::callback::Interval;
 use web_sys::{
-    DragEvent, File, FileList, HtmlCanvasElement, HtmlInputElement, HtmlSelectElement,
-    HtmlTextAreaElement, KeyboardEvent,
+    DragEvent, File, FileList, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
+    KeyboardEvent,
 };
 use yew::prelude::*;
 
@@ -238,8 +238,8 @@ impl Pilots {
 
     fn draw(&self) {
         let laps: Vec<(usize, &JudgedLap)> = self.laps.iter().map(|l| (l.colour, &l.lap)).collect();
-        if let (Some(track), Some(canvas)) = (&self.track, self.canvas.cast::<HtmlCanvasElement>())
-            && let Some(surface) = Surface::prepare(&canvas)
+        if let Some(track) = &self.track
+            && let Some((canvas, surface)) = Surface::prepare_node(&self.canvas)
         {
             let scene = Scene {
                 circuit: &track.circuit,
@@ -254,9 +254,7 @@ impl Pilots {
             annotate(&canvas, "cell", grid.cell());
             annotate(&canvas, "origin", format!("{},{}", grid.x(0), grid.y(0)));
         }
-        if let Some(canvas) = self.plot.cast::<HtmlCanvasElement>()
-            && let Some(surface) = Surface::prepare(&canvas)
-        {
+        if let Some((_, surface)) = Surface::prepare_node(&self.plot) {
             plot::paint(
                 &surface,
                 &laps,

@@ -756,10 +756,7 @@ impl Soccer {
     // ----- drawing --------------------------------------------------------------------------
 
     fn draw(&mut self) {
-        let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
-            return;
-        };
-        let Some(surface) = Surface::prepare(&canvas) else {
+        let Some((canvas, surface)) = Surface::prepare_node(&self.canvas) else {
             return;
         };
         let ratio = surface.ratio;
