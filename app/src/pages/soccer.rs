@@ -984,18 +984,8 @@ impl Soccer {
                        landing on a point a line already touches means stepping again." }
                 </p>
                 <div class="size-form">
-                    <label>
-                        { "Width" }
-                        <input type="number" min="2" max="254" step="2" inputmode="numeric"
-                               data-testid="width" value={self.width.clone()}
-                               oninput={link.callback(|e: InputEvent| Msg::Width(input_value(&e)))} />
-                    </label>
-                    <label>
-                        { "Length" }
-                        <input type="number" min="2" max="254" step="2" inputmode="numeric"
-                               data-testid="length" value={self.length.clone()}
-                               oninput={link.callback(|e: InputEvent| Msg::Length(input_value(&e)))} />
-                    </label>
+                    { size_input(link, "Width", "width", &self.width, Msg::Width) }
+                    { size_input(link, "Length", "length", &self.length, Msg::Length) }
                 </div>
                 <div class="soccer-presets">
                     { for PRESETS.iter().map(|&(w, l)| html! {
@@ -1405,6 +1395,25 @@ fn capitalised(side: Side) -> &'static str {
     match side {
         Side::Red => "Red",
         Side::Blue => "Blue",
+    }
+}
+
+/// One side of the field-size form, labelled `label`: the browser offers the even numbers in
+/// 2..=254 that a field side may be (spec §1), and each edit is sent as `msg` of the text typed.
+fn size_input(
+    link: &yew::html::Scope<Soccer>,
+    label: &'static str,
+    testid: &'static str,
+    value: &str,
+    msg: fn(String) -> Msg,
+) -> Html {
+    html! {
+        <label>
+            { label }
+            <input type="number" min="2" max="254" step="2" inputmode="numeric"
+                   data-testid={testid} value={value.to_owned()}
+                   oninput={link.callback(move |e: InputEvent| msg(input_value(&e)))} />
+        </label>
     }
 }
 
