@@ -18,6 +18,11 @@ fn conforming() -> impl Iterator<Item = (&'static str, Circuit)> {
     })
 }
 
+fn sample(name: &str) -> Circuit {
+    let sample = SAMPLES.iter().find(|s| s.name == name).expect("a sample");
+    Circuit::parse(sample.text.as_bytes()).expect("samples parse")
+}
+
 fn judged(circuit: &Circuit, lap: &Lap, name: &str) -> judge::Lap {
     match judge::judge_positions(circuit, lap.positions()) {
         Verdict::Valid(v) => v,
@@ -197,6 +202,47 @@ fn laps_longer_than_one_byte_tables_hold_are_still_optimal() {
         let (_, plain) = bfs::plain_bfs_with_stats(&circuit);
         assert!(searched.expanded < plain.expanded, "{lanes} lanes");
     }
+}
+
+/// The moves to finish of every state a lap can reach, as a bound: the best there is.
+struct Exact(bfs::MovesToFinish);
+
+impl optimal::Bound for Exact {
+    fn moves(&self, state: State) -> Option<u32> {
+        self.0.moves(state)
+    }
+}
+
+#[test]
+fn the_bound_never_exceeds_the_exact_moves_to_finish_of_any_reachable_state() {
+    let circuit = sample("needle");
+    let track = Track::new(&circuit).unwrap();
+    let exact = bfs::MovesToFinish::of(&track);
+    let lap = optimal::solve(&circuit).unwrap();
+    assert_eq!(exact.moves(State::START), Some(lap.moves() as u32));
+    assert!(exact.len() > 100_000, "{} states", exact.len());
+    let bound = LowerBound::new(&track);
+    let mut doomed = 0;
+    for (state, moves) in exact.iter() {
+        match moves {
+            Some(m) => assert!(
+                bound.moves(state).is_some_and(|h| h <= m),
+                "{state:?}: bound {:?}, exact {m}",
+                bound.moves(state)
+            ),
+            None => doomed += 1,
+        }
+    }
+    assert!(doomed > 0, "some states are doomed");
+    // With the exact moves as its bound the search finds the same lap time, expanding far
+    // fewer states.
+    let (perfect, searched) = optimal::solve_with_bound(&circuit, &Exact(exact));
+    assert_eq!(perfect.map(|l| l.time()), Ok(lap.time()));
+    let (_, today) = optimal::solve_with_stats(&circuit);
+    assert!(
+        searched.expanded * 4 < today.expanded,
+        "{searched:?} vs {today:?}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! state closer to the start than the finish, layer by layer.
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::Pos;
+use crate::racetrack::physics::{self, Pos};
 
 use std::collections::HashMap;
 
@@ -116,5 +116,120 @@ impl Completions {
             depth,
             left,
         }
+    }
+}
+
+/// The exact moves to finish from every state a lap can reach, by a backward breadth-first
+/// search over the whole state graph: every reachable state is enumerated first (a million on
+/// `street`), then the moves spread back from the states with a finishing move. Costly: for
+/// measuring bounds (the benchmark's ceiling, the tests), not for driving.
+pub struct MovesToFinish {
+    index: StateMap,
+    states: Vec<State>,
+    /// Per state: the fewest moves to finish (`u32::MAX`: none).
+    moves: Vec<u32>,
+}
+
+impl MovesToFinish {
+    /// The moves to finish of every state reachable on `track`.
+    pub fn of(track: &Track) -> MovesToFinish {
+        let mut index = StateMap::with_capacity(1 << 16);
+        let mut states = vec![State::START];
+        index.insert(State::START.key(), 0);
+        let mut moves = Vec::new();
+        let mut queue = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            let state = states[i];
+            let mut finishes = false;
+            track.for_each_step(state, |step| match step {
+                Step::Finish { .. } => finishes = true,
+                Step::Move(next) => {
+                    if index.insert(next.key(), states.len() as u32).1 {
+                        states.push(next);
+                    }
+                }
+            });
+            moves.push(if finishes { 1 } else { u32::MAX });
+            if finishes {
+                queue.push(i as u32);
+            }
+            i += 1;
+        }
+        // Backwards: the states one move before `(p, v, count)` sit on `p − v`, moving by
+        // `v − a`, with the count before the move's crossing; those reachable are indexed.
+        let line = track.line();
+        let mut head = 0;
+        while let Some(&k) = queue.get(head) {
+            head += 1;
+            let state = states[k as usize];
+            let prev = Pos::new(state.pos.x - state.vel.x, state.pos.y - state.vel.y);
+            let count = i32::from(state.count) - physics::crossing(&line, prev, state.pos);
+            for ay in -1..=1 {
+                for ax in -1..=1 {
+                    let from = State {
+                        pos: prev,
+                        vel: Pos::new(state.vel.x - ax, state.vel.y - ay),
+                        count: count as i8,
+                        before_first_move: false,
+                    };
+                    // The start, at rest on the same cell, moves only to the first moves.
+                    let start = (from
+                        == State {
+                            before_first_move: false,
+                            ..State::START
+                        }
+                        && physics::FIRST_MOVES.contains(&state.pos))
+                    .then_some(State::START);
+                    for from in std::iter::once(from).chain(start) {
+                        let Some(j) = index.get(from.key()) else {
+                            continue;
+                        };
+                        if moves[j as usize] == u32::MAX
+                            && track.step(from, state.pos) == Some(Step::Move(state))
+                        {
+                            moves[j as usize] = moves[k as usize] + 1;
+                            queue.push(j);
+                        }
+                    }
+                }
+            }
+        }
+        MovesToFinish {
+            index,
+            states,
+            moves,
+        }
+    }
+
+    /// The fewest moves to finish from `state`; `None` when no lap can be finished from it or
+    /// no lap reaches it.
+    pub fn moves(&self, state: State) -> Option<u32> {
+        let k = self.index.get(state.key())?;
+        Some(self.moves[k as usize]).filter(|&m| m != u32::MAX)
+    }
+
+    /// Every state a lap can reach, with its fewest moves to finish (`None`: no lap can be
+    /// finished from it).
+    pub fn iter(&self) -> impl Iterator<Item = (State, Option<u32>)> + '_ {
+        self.states
+            .iter()
+            .zip(&self.moves)
+            .map(|(&s, &m)| (s, Some(m).filter(|&m| m != u32::MAX)))
+    }
+
+    /// Whether a lap can reach `state`.
+    pub fn reaches(&self, state: State) -> bool {
+        self.index.get(state.key()).is_some()
+    }
+
+    /// The number of states a lap can reach.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether no state is reachable (never: the start is).
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
     }
 }

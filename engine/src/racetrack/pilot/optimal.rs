@@ -56,6 +56,29 @@ pub fn solve_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, SearchSt
     super::with_stats(circuit, search)
 }
 
+/// A lower bound on the moves left to finish from a state, `None` when no lap can be finished
+/// from it. The search finds the fastest lap with any bound that never exceeds the true moves
+/// left; [`LowerBound`] is the one it drives with.
+pub trait Bound {
+    /// The bound for `state`.
+    fn moves(&self, state: State) -> Option<u32>;
+}
+
+impl Bound for LowerBound {
+    fn moves(&self, state: State) -> Option<u32> {
+        LowerBound::moves(self, state)
+    }
+}
+
+/// [`solve_with_stats`] with another bound than [`LowerBound`]: for measuring what a better
+/// bound would save (the benchmark's `--ceiling`), not for driving.
+pub fn solve_with_bound(
+    circuit: &Circuit,
+    bound: &impl Bound,
+) -> (Result<Lap, PilotError>, SearchStats) {
+    super::with_stats(circuit, |track, stats| search_with(track, bound, stats))
+}
+
 /// Open states by `f = g + h`: each bucket a stack of `(slot, g)`, so that the search dives.
 #[derive(Default)]
 struct Buckets {
@@ -85,9 +108,9 @@ impl Buckets {
 type Finish = (LapTime, Option<u32>, Pos);
 
 /// Everything one search works on.
-struct Search<'t, 'c, W: Width> {
+struct Search<'t, 'c, W: Width, B: Bound> {
     track: &'t Track<'c>,
-    bound: &'t LowerBound,
+    bound: &'t B,
     clearance: &'t Clearance,
     table: StateTable<W>,
     open: Buckets,
@@ -98,7 +121,7 @@ struct Search<'t, 'c, W: Width> {
     reached: u64,
 }
 
-impl<W: Width> Search<'_, '_, W> {
+impl<W: Width, B: Bound> Search<'_, '_, W, B> {
     /// Considers the move from `from` (slot `parent`, `None` for the start, reached after
     /// `g − 1` moves, in bucket `f`) to `to`.
     fn relax(&mut self, from: State, parent: Option<u32>, g: u32, f: u32, to: Pos) {
@@ -281,17 +304,24 @@ impl<W: Width> Search<'_, '_, W> {
 }
 
 fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
-    let bound = LowerBound::new(track);
+    search_with(track, &LowerBound::new(track), stats)
+}
+
+fn search_with<B: Bound>(
+    track: &Track,
+    bound: &B,
+    stats: &mut SearchStats,
+) -> Result<Lap, PilotError> {
     let h0 = bound.moves(State::START).ok_or(PilotError::NoLap)?;
     let clearance = Clearance::new(track.circuit());
     // One-byte entries hold every lap of up to 253 moves; a longer one makes the search give up
     // and start again with two-byte entries (losing only time, on circuits nobody races).
     if h0 <= Entry::<u8>::MAX_MOVES
-        && let Some(result) = run::<u8>(track, &bound, &clearance, h0, stats)
+        && let Some(result) = run::<u8, B>(track, bound, &clearance, h0, stats)
     {
         return result;
     }
-    if let Some(result) = run::<u16>(track, &bound, &clearance, h0, stats) {
+    if let Some(result) = run::<u16, B>(track, bound, &clearance, h0, stats) {
         return result;
     }
     // Laps of tens of thousands of moves: no circuit anyone draws, but never a wrong answer —
@@ -301,14 +331,14 @@ fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
 
 /// The A* search with entries of width `W`; `None` when the fastest lap needs more moves than
 /// they hold.
-fn run<W: Width>(
+fn run<W: Width, B: Bound>(
     track: &Track,
-    bound: &LowerBound,
+    bound: &B,
     clearance: &Clearance,
     h0: u32,
     stats: &mut SearchStats,
 ) -> Option<Result<Lap, PilotError>> {
-    let mut search = Search::<W> {
+    let mut search = Search::<W, B> {
         track,
         bound,
         clearance,

@@ -29,7 +29,6 @@ impl StateMap {
     }
 
     /// The value stored under `key`, if any.
-    #[cfg(test)]
     pub(crate) fn get(&self, key: u64) -> Option<u32> {
         let mut i = self.slot(key);
         loop {
