@@ -21,8 +21,8 @@
 //! reaches it), so the answer is the same: the fewest moves, and among the finishing moves of
 //! that layer the smallest fraction. The lap is read back through the stored layers.
 
-use crate::racetrack::Circuit;
 use crate::racetrack::physics::{self, FINISH_X, FinishLine, Pos};
+use crate::racetrack::{Circuit, paint};
 
 use super::model::{MIN_COUNT, State, Step, Track};
 use super::table::{MAX_VX, MAX_VY};
@@ -132,60 +132,6 @@ fn columns(row: Row) -> impl Iterator<Item = i32> {
     })
 }
 
-/// What the collision walk of one velocity tests, relative to the start cell.
-enum Test {
-    /// This cell must be track.
-    Cell(Pos),
-    /// A half-pixel tie: one of these two must be track.
-    Either(Pos, Pos),
-}
-
-/// The tests of spec §3's walk for a move by `w` from the origin, in the walk's order (the last
-/// one is the end cell). Mirrors [`physics::first_blocked`] step for step.
-fn walk(w: Pos) -> Vec<Test> {
-    let mut tests = Vec::new();
-    if w == Pos::new(0, 0) {
-        return tests;
-    }
-    let (sx, sy) = (if w.x >= 0 { 1 } else { -1 }, if w.y >= 0 { 1 } else { -1 });
-    let (dx, dy) = (w.x.abs(), w.y.abs());
-    let (mut x, mut y, mut err) = (0, 0, 0);
-    if dx > dy {
-        while x != w.x {
-            x += sx;
-            err += 2 * dy;
-            let before = Pos::new(x, y);
-            let tie = err == dx;
-            if err >= dx {
-                y += sy;
-                err -= 2 * dx;
-            }
-            tests.push(if tie {
-                Test::Either(before, Pos::new(x, y))
-            } else {
-                Test::Cell(Pos::new(x, y))
-            });
-        }
-    } else {
-        while y != w.y {
-            y += sy;
-            err += 2 * dx;
-            let before = Pos::new(x, y);
-            let tie = err == dy;
-            if err >= dy {
-                x += sx;
-                err -= 2 * dy;
-            }
-            tests.push(if tie {
-                Test::Either(before, Pos::new(x, y))
-            } else {
-                Test::Cell(Pos::new(x, y))
-            });
-        }
-    }
-    tests
-}
-
 fn velocity_index(w: Pos) -> Option<usize> {
     (w.x.abs() <= MAX_VX && w.y.abs() <= MAX_VY)
         .then(|| ((w.y + MAX_VY) * VX_SPAN + w.x + MAX_VX) as usize)
@@ -210,7 +156,9 @@ struct LegalMoves {
     walks: Vec<Option<Vec<ShiftedTest>>>,
 }
 
-/// A [`Test`] as offsets into [`LegalMoves::shifted`]: one cell, or either of two.
+/// One step of the referee's walk ([`paint::walk`]) as offsets into [`LegalMoves::shifted`]:
+/// the cell it stands on, and on a half-pixel tie the cell before the minor step (either may
+/// be track).
 type ShiftedTest = (u32, Option<u32>);
 
 /// Rows of padding above and below the grid in [`LegalMoves::shifted`].
@@ -267,12 +215,9 @@ impl LegalMoves {
     #[cold]
     fn compute(&mut self, v: usize, y: i32) -> Row {
         let walk = self.walks[v].get_or_insert_with(|| {
-            walk(velocity_of(v))
+            paint::walk(Pos::new(0, 0), velocity_of(v))
                 .into_iter()
-                .map(|test| match test {
-                    Test::Cell(d) => (offset(d), None),
-                    Test::Either(a, b) => (offset(a), Some(offset(b))),
-                })
+                .map(|step| (offset(step.cell), step.tie.map(offset)))
                 .collect()
         });
         let y = y as usize;
