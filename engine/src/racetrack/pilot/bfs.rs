@@ -3,7 +3,7 @@
 //! state closer to the start than the finish, layer by layer.
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::{self, Pos};
+use crate::racetrack::physics::Pos;
 
 use std::collections::HashMap;
 
@@ -156,42 +156,17 @@ impl MovesToFinish {
             }
             i += 1;
         }
-        // Backwards: the states one move before `(p, v, count)` sit on `p − v`, moving by
-        // `v − a`, with the count before the move's crossing; those reachable are indexed.
-        let line = track.line();
+        // Backwards, through the predecessors a lap can reach (those indexed).
         let mut head = 0;
         while let Some(&k) = queue.get(head) {
             head += 1;
-            let state = states[k as usize];
-            let prev = Pos::new(state.pos.x - state.vel.x, state.pos.y - state.vel.y);
-            let count = i32::from(state.count) - physics::crossing(&line, prev, state.pos);
-            for ay in -1..=1 {
-                for ax in -1..=1 {
-                    let from = State {
-                        pos: prev,
-                        vel: Pos::new(state.vel.x - ax, state.vel.y - ay),
-                        count: count as i8,
-                        before_first_move: false,
-                    };
-                    // The start, at rest on the same cell, moves only to the first moves.
-                    let start = (from
-                        == State {
-                            before_first_move: false,
-                            ..State::START
-                        }
-                        && physics::FIRST_MOVES.contains(&state.pos))
-                    .then_some(State::START);
-                    for from in std::iter::once(from).chain(start) {
-                        let Some(j) = index.get(from.key()) else {
-                            continue;
-                        };
-                        if moves[j as usize] == u32::MAX
-                            && track.step(from, state.pos) == Some(Step::Move(state))
-                        {
-                            moves[j as usize] = moves[k as usize] + 1;
-                            queue.push(j);
-                        }
-                    }
+            for from in track.predecessors(states[k as usize]) {
+                let Some(j) = index.get(from.key()) else {
+                    continue;
+                };
+                if moves[j as usize] == u32::MAX {
+                    moves[j as usize] = moves[k as usize] + 1;
+                    queue.push(j);
                 }
             }
         }

@@ -165,6 +165,30 @@ impl<'c> Track<'c> {
         }
     }
 
+    /// The states with a legal move into `state`: on `pos − vel`, moving by `vel − a` for each
+    /// acceleration `a`, with the count from before that move's crossing — and the start
+    /// itself when `state` is one of its [`FIRST_MOVES`]. Reading laps back and searching
+    /// backwards go through it.
+    pub fn predecessors(&self, state: State) -> impl Iterator<Item = State> + '_ {
+        let prev = Pos::new(state.pos.x - state.vel.x, state.pos.y - state.vel.y);
+        let count = i32::from(state.count) - physics::crossing(&self.line, prev, state.pos);
+        let counted = (MIN_COUNT..=0).contains(&count);
+        let moving = (-1..=1)
+            .flat_map(|ay| (-1..=1).map(move |ax| Pos::new(ax, ay)))
+            .filter(move |_| counted)
+            .map(move |a| State {
+                pos: prev,
+                vel: Pos::new(state.vel.x - a.x, state.vel.y - a.y),
+                count: count as i8,
+                before_first_move: false,
+            });
+        let start = (prev == START && count == 0 && FIRST_MOVES.contains(&state.pos))
+            .then_some(State::START);
+        moving
+            .chain(start)
+            .filter(move |&from| self.step(from, state.pos) == Some(Step::Move(state)))
+    }
+
     /// The referee's collision test for `from → to` ([`physics::on_track`]).
     pub fn passes(&self, from: Pos, to: Pos) -> bool {
         physics::on_track(self.circuit, from, to)
@@ -227,6 +251,44 @@ mod tests {
             count: -1,
             before_first_move: false
         })));
+    }
+
+    #[test]
+    fn predecessors_are_the_states_with_a_move_into_a_state() {
+        let c = Circuit::blank();
+        let track = Track::new(&c).unwrap();
+        // The states the start zone reaches within three moves, and their predecessors.
+        let mut states = vec![State::START];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for &s in &states {
+                track.for_each_step(s, |step| {
+                    if let Step::Move(n) = step {
+                        next.push(n)
+                    }
+                });
+            }
+            states.extend(next);
+            states.sort_by_key(|s| s.key());
+            states.dedup();
+        }
+        let moves_into = |p: State, s: State| {
+            let mut into = false;
+            track.for_each_step(p, |step| into |= step == Step::Move(s));
+            into
+        };
+        for &s in &states {
+            let found: Vec<State> = track.predecessors(s).collect();
+            // Each of them moves into `s` by the rules (the start only by a first move) …
+            for &p in &found {
+                assert!(moves_into(p, s), "{p:?} → {s:?}");
+            }
+            // … and every reached state that does is among them.
+            for &p in &states {
+                assert_eq!(moves_into(p, s), found.contains(&p), "{p:?} → {s:?}");
+            }
+        }
+        assert_eq!(track.predecessors(State::START).count(), 0);
     }
 
     #[test]

@@ -37,7 +37,7 @@
 //! straightforward reference the tests and the benchmark compare against.
 
 use crate::racetrack::Circuit;
-use crate::racetrack::physics::{self, Pos, is_left};
+use crate::racetrack::physics::{Pos, is_left};
 
 use super::bounds::LowerBound;
 use super::clearance::Clearance;
@@ -279,24 +279,15 @@ impl<W: Width, B: Bound> Search<'_, '_, W, B> {
     /// entries only decrease. And along an optimal lap the route read back this way cannot be
     /// shorter than the lap (there is no faster lap), so each step back takes exactly one move.
     fn predecessor(&self, state: State, g: u32) -> Option<u32> {
-        let pos = Pos::new(state.pos.x - state.vel.x, state.pos.y - state.vel.y);
         if g <= 1 {
             return None;
         }
-        let count = i32::from(state.count) - physics::crossing(&self.track.line(), pos, state.pos);
-        let candidates = (-1..=1).flat_map(|ay| (-1..=1).map(move |ax| Pos::new(ax, ay)));
-        candidates
-            .filter_map(|a| {
-                let from = State {
-                    pos,
-                    vel: Pos::new(state.vel.x - a.x, state.vel.y - a.y),
-                    count: count as i8,
-                    before_first_move: false,
-                };
+        self.track
+            .predecessors(state)
+            .filter_map(|from| {
                 let slot = self.table.find(from)?;
                 let moves = self.table.get(slot).moves()?;
-                (moves < g && self.track.step(from, state.pos) == Some(Step::Move(state)))
-                    .then_some((moves, slot))
+                (moves < g).then_some((moves, slot))
             })
             .min()
             .map(|(_, slot)| slot)

@@ -481,21 +481,12 @@ fn crossing_band(line: &FinishLine, bands: &[Row], y: i32, w: Pos) -> Row {
 /// The lap ending with `finish`, read back through the layers: from each state, a state of
 /// the layer before with a legal move to it.
 fn read_back(track: &Track, layers: &[Vec<Entry>], (time, from, to): Finish) -> Lap {
-    let line = track.line();
     let mut positions = vec![to, from.pos];
     let mut state = from;
     for layer in layers[..layers.len() - 1].iter().rev() {
-        let prev = Pos::new(state.pos.x - state.vel.x, state.pos.y - state.vel.y);
-        let count = i32::from(state.count) - physics::crossing(&line, prev, state.pos);
-        let found = (-1..=1)
-            .flat_map(|ay| (-1..=1).map(move |ax| Pos::new(ax, ay)))
-            .map(|a| State {
-                pos: prev,
-                vel: Pos::new(state.vel.x - a.x, state.vel.y - a.y),
-                count: count as i8,
-                before_first_move: false,
-            })
-            .find(|&s| contains(layer, s) && track.step(s, state.pos) == Some(Step::Move(state)))
+        let found = track
+            .predecessors(state)
+            .find(|&s| contains(layer, s))
             .expect("every state of a layer was reached from the layer before");
         positions.push(found.pos);
         state = found;
