@@ -34,6 +34,7 @@
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FINISH_X, FinishLine};
 
+use super::clearance::Clearance;
 use super::field::{self, Field, UNREACHABLE};
 use super::gates::Gates;
 use super::model::{State, Track};
@@ -75,6 +76,8 @@ pub struct LowerBound {
     max_d: u32,
     /// The bound across corners, for nodes above its last gate.
     gates: Gates,
+    /// The circuit's collision shortcuts, which the gates' split states and the search share.
+    clearance: Clearance,
 }
 
 impl LowerBound {
@@ -149,10 +152,16 @@ impl LowerBound {
             cover,
             max_d,
             gates: Gates::none(),
+            clearance: Clearance::new(track.circuit()),
         };
-        let gates = Gates::new(track.circuit(), &cuts, |s| bound.moves(s));
+        let gates = Gates::new(track.circuit(), &bound.clearance, &cuts, |s| bound.moves(s));
         bound.gates = gates;
         bound
+    }
+
+    /// The circuit's collision shortcuts, built once for the gates and lent to the search.
+    pub fn clearance(&self) -> &Clearance {
+        &self.clearance
     }
 
     /// A lower bound on the moves left to finish from `state` (at least 1), or `None` when the

@@ -118,6 +118,7 @@ impl Gates {
     /// the last one.
     pub(crate) fn new(
         circuit: &Circuit,
+        clearance: &Clearance,
         cuts: &Cuts,
         rest: impl Fn(State) -> Option<u32>,
     ) -> Gates {
@@ -125,7 +126,6 @@ impl Gates {
         debug_assert!(cuts.len() <= MAX_GATES);
         let cuts = &cuts[..cuts.len().min(MAX_GATES)];
         let cells = levels.cells_by_level();
-        let clearance = Clearance::new(circuit);
         let around = Around::new(circuit);
         let n = cuts.len();
         let mut x = vec![UNKNOWN; n * X.states()];

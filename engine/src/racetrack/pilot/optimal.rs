@@ -76,7 +76,9 @@ pub fn solve_with_bound(
     circuit: &Circuit,
     bound: &impl Bound,
 ) -> (Result<Lap, PilotError>, SearchStats) {
-    super::with_stats(circuit, |track, stats| search_with(track, bound, stats))
+    super::with_stats(circuit, |track, stats| {
+        search_with(track, bound, &Clearance::new(circuit), stats)
+    })
 }
 
 /// Open states by `f = g + h`: each bucket a stack of `(slot, g)`, so that the search dives.
@@ -295,24 +297,25 @@ impl<W: Width, B: Bound> Search<'_, '_, W, B> {
 }
 
 fn search(track: &Track, stats: &mut SearchStats) -> Result<Lap, PilotError> {
-    search_with(track, &LowerBound::new(track), stats)
+    let bound = LowerBound::new(track);
+    search_with(track, &bound, bound.clearance(), stats)
 }
 
 fn search_with<B: Bound>(
     track: &Track,
     bound: &B,
+    clearance: &Clearance,
     stats: &mut SearchStats,
 ) -> Result<Lap, PilotError> {
     let h0 = bound.moves(State::START).ok_or(PilotError::NoLap)?;
-    let clearance = Clearance::new(track.circuit());
     // One-byte entries hold every lap of up to 253 moves; a longer one makes the search give up
     // and start again with two-byte entries (losing only time, on circuits nobody races).
     if h0 <= Entry::<u8>::MAX_MOVES
-        && let Some(result) = run::<u8, B>(track, bound, &clearance, h0, stats)
+        && let Some(result) = run::<u8, B>(track, bound, clearance, h0, stats)
     {
         return result;
     }
-    if let Some(result) = run::<u16, B>(track, bound, &clearance, h0, stats) {
+    if let Some(result) = run::<u16, B>(track, bound, clearance, h0, stats) {
         return result;
     }
     // Laps of tens of thousands of moves: no circuit anyone draws, but never a wrong answer —
