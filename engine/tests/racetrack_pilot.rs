@@ -223,8 +223,8 @@ fn the_bound_never_exceeds_the_exact_moves_to_finish_of_any_reachable_state() {
     assert!(exact.len() > 100_000, "{} states", exact.len());
     let bound = LowerBound::new(&track);
     let mut doomed = 0;
-    for (state, moves) in exact.iter() {
-        match moves {
+    for bfs::Reached { state, left, .. } in exact.iter() {
+        match left {
             Some(m) => assert!(
                 bound.moves(state).is_some_and(|h| h <= m),
                 "{state:?}: bound {:?}, exact {m}",

@@ -5,8 +5,6 @@
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::Pos;
 
-use std::collections::HashMap;
-
 use super::model::{State, Step, Track};
 use super::statemap::StateMap;
 use super::{Fraction, Lap, LapTime, PilotError, SearchStats, Trail};
@@ -62,63 +60,6 @@ pub fn plain_bfs_with_stats(circuit: &Circuit) -> (Result<Lap, PilotError>, Sear
     (Err(PilotError::NoLap), stats)
 }
 
-/// The states closer to the start than `moves`, by breadth-first layers, with what the plain
-/// search knows of each: how far from the start, and the fewest moves to finish found by moves
-/// one layer down (`None`: no finish within the set). Those are completions, so at least the
-/// true moves left; along a fastest lap of `moves` moves they are exact. For measuring bounds
-/// (the benchmark's ceiling, the bound tests), not for driving.
-pub struct Completions {
-    pub states: Vec<State>,
-    /// Moves from the start, per state.
-    pub depth: Vec<u32>,
-    /// Moves to finish found, per state.
-    pub left: Vec<Option<u32>>,
-}
-
-impl Completions {
-    /// [`Completions`] of the states of `track` closer to the start than `moves`.
-    pub fn within(track: &Track, moves: u32) -> Completions {
-        let mut index = HashMap::new();
-        let (mut states, mut depth) = (vec![State::START], vec![0u32]);
-        index.insert(State::START, 0usize);
-        let mut i = 0;
-        while i < states.len() && depth[i] + 1 < moves {
-            let (s, g) = (states[i], depth[i]);
-            track.for_each_step(s, |step| {
-                if let Step::Move(n) = step {
-                    index.entry(n).or_insert_with(|| {
-                        states.push(n);
-                        depth.push(g + 1);
-                        states.len() - 1
-                    });
-                }
-            });
-            i += 1;
-        }
-        let mut left: Vec<Option<u32>> = vec![None; states.len()];
-        for k in (0..states.len()).rev() {
-            track.for_each_step(states[k], |step| {
-                let found = match step {
-                    Step::Finish { .. } => Some(1),
-                    Step::Move(n) => index
-                        .get(&n)
-                        .filter(|&&j| depth[j] == depth[k] + 1)
-                        .and_then(|&j| left[j])
-                        .map(|l| l + 1),
-                };
-                if let Some(found) = found {
-                    left[k] = Some(left[k].map_or(found, |l| l.min(found)));
-                }
-            });
-        }
-        Completions {
-            states,
-            depth,
-            left,
-        }
-    }
-}
-
 /// The exact moves to finish from every state a lap can reach, by a backward breadth-first
 /// search over the whole state graph: every reachable state is enumerated first (a million on
 /// `street`), then the moves spread back from the states with a finishing move. Costly: for
@@ -126,8 +67,20 @@ impl Completions {
 pub struct MovesToFinish {
     index: StateMap,
     states: Vec<State>,
+    /// Per state: the fewest moves from the start.
+    depth: Vec<u32>,
     /// Per state: the fewest moves to finish (`u32::MAX`: none).
     moves: Vec<u32>,
+}
+
+/// A state a lap can reach, as [`MovesToFinish`] knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reached {
+    pub state: State,
+    /// The fewest moves from the start.
+    pub depth: u32,
+    /// The fewest moves to finish (`None`: no lap can be finished from it).
+    pub left: Option<u32>,
 }
 
 impl MovesToFinish {
@@ -135,6 +88,7 @@ impl MovesToFinish {
     pub fn of(track: &Track) -> MovesToFinish {
         let mut index = StateMap::with_capacity(1 << 16);
         let mut states = vec![State::START];
+        let mut depth = vec![0];
         index.insert(State::START.key(), 0);
         let mut moves = Vec::new();
         let mut queue = Vec::new();
@@ -147,6 +101,7 @@ impl MovesToFinish {
                 Step::Move(next) => {
                     if index.insert(next.key(), states.len() as u32).1 {
                         states.push(next);
+                        depth.push(depth[i] + 1);
                     }
                 }
             });
@@ -173,6 +128,7 @@ impl MovesToFinish {
         MovesToFinish {
             index,
             states,
+            depth,
             moves,
         }
     }
@@ -184,13 +140,13 @@ impl MovesToFinish {
         Some(self.moves[k as usize]).filter(|&m| m != u32::MAX)
     }
 
-    /// Every state a lap can reach, with its fewest moves to finish (`None`: no lap can be
-    /// finished from it).
-    pub fn iter(&self) -> impl Iterator<Item = (State, Option<u32>)> + '_ {
-        self.states
-            .iter()
-            .zip(&self.moves)
-            .map(|(&s, &m)| (s, Some(m).filter(|&m| m != u32::MAX)))
+    /// Every state a lap can reach, in breadth-first order from the start.
+    pub fn iter(&self) -> impl Iterator<Item = Reached> + '_ {
+        (0..self.states.len()).map(|k| Reached {
+            state: self.states[k],
+            depth: self.depth[k],
+            left: Some(self.moves[k]).filter(|&m| m != u32::MAX),
+        })
     }
 
     /// Whether a lap can reach `state`.

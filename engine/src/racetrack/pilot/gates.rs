@@ -701,15 +701,14 @@ impl<const N: usize> BitSet<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::racetrack::pilot::bfs::Completions;
+    use crate::racetrack::pilot::bfs::MovesToFinish;
     use crate::racetrack::pilot::bounds::LowerBound;
     use crate::racetrack::pilot::model::Track;
 
-    /// On the samples whose bound leans most on the gates, no state that a fastest lap passes
-    /// gets a bound above the moves that lap still needs from it, nor does any other state
-    /// above a completion found among the states closer to the start than the finish.
+    /// On the samples whose bound leans most on the gates, no state a lap can reach gets a
+    /// bound above its exact moves to finish.
     #[test]
-    fn the_bound_never_exceeds_a_completion_on_gated_samples() {
+    fn the_bound_never_exceeds_the_moves_to_finish_on_gated_samples() {
         for name in ["street", "spiral", "diagonals"] {
             let sample = crate::racetrack::samples::by_name(name).unwrap();
             let c = Circuit::parse(sample.text.as_bytes()).unwrap();
@@ -717,15 +716,13 @@ mod tests {
             let field = Field::lower_bounds(&track);
             assert!(Gates::levels(&field).len() > 10, "{name}: gates in use");
             let bound = LowerBound::new(&track);
-            let moves = crate::racetrack::pilot::optimal::solve(&c).unwrap().moves() as u32;
-            let found = Completions::within(&track, moves);
             let mut checked = 0;
-            for (&s, &left) in found.states.iter().zip(&found.left) {
-                let Some(left) = left else {
+            for r in MovesToFinish::of(&track).iter() {
+                let Some(left) = r.left else {
                     continue;
                 };
-                let h = bound.moves(s).unwrap_or(u32::MAX);
-                assert!(h <= left, "{name}: {s:?} bound {h} > {left}");
+                let h = bound.moves(r.state).unwrap_or(u32::MAX);
+                assert!(h <= left, "{name}: {:?} bound {h} > {left}", r.state);
                 checked += 1;
             }
             assert!(checked > 1000, "{name}: {checked}");
