@@ -75,14 +75,18 @@ use super::model::State;
 use super::table::{MAX_VX, MAX_VY};
 
 /// Levels between two gates. Closer gates bound better (the axes share a clock more often)
-/// and cost more to tabulate; measured on the samples, 12 is the better trade.
-const SPACING: i32 = 12;
+/// and cost more to tabulate; measured on the samples, 6 is the better trade (it was 12 before
+/// split states had to have *room to move*: the crossings full of states no lap passes
+/// through made closer gates worth little).
+const SPACING: i32 = 6;
 /// Most levels a move passes: its chain has at most as many cells as its speed.
 const REACH: i32 = MAX_VX;
 /// The lowest gate: its split states stand at levels `≥ 25`, out of a finishing move's reach.
 const LOWEST: i32 = 40;
-/// A table's values are kept within this many moves of its least one (see the module docs).
-const SPREAD: usize = 20;
+/// A table's values are kept within this many moves of its least one (see the module docs):
+/// with gates 6 levels apart, 12 leaves every sample's expansions as they are with 20 but
+/// `serpentine`'s (0.3 % more), and tabulates faster.
+const SPREAD: usize = 12;
 /// A table entry not yet known.
 const UNKNOWN: u8 = u8::MAX;
 /// Most gates: their indices are bytes, [`NO_GATE`] excluded.
@@ -140,74 +144,57 @@ impl Gates {
         let around = Around::new(circuit);
         let further = Further::new(circuit);
         let n = cuts.len();
+        let splits = Splits::new(&cells, cuts, &around, &further, levels);
         let mut x = vec![UNKNOWN; n * X.states()];
         let mut y = vec![UNKNOWN; n * Y.states()];
         let mut by_cost: Vec<Vec<u32>> = vec![Vec::new(); 256];
         let (mut sources_x, mut sources_y) = (Vec::new(), Vec::new());
-        let mut rows = [Bits::ZERO; Circuit::HEIGHT as usize];
+        // Per move of `splits.moves`: 0 not yet tested, 1 passes the referee's test, 2 fails.
+        let mut legal = vec![0u8; splits.moves.len()];
         for k in (0..n).rev() {
-            let l = cuts[k];
             let (xs, next_x) = x.split_at_mut((k + 1) * X.states());
             let (ys, next_y) = y.split_at_mut((k + 1) * Y.states());
             let (tx, ty) = (&mut xs[k * X.states()..], &mut ys[k * Y.states()..]);
             sources_x.clear();
             sources_y.clear();
-            // Where split states can stand: per row, a bit set of columns.
-            let (mut top_row, mut bottom_row) = (Circuit::HEIGHT, -1);
-            for &p in cells.range(l - REACH + 1, l) {
-                rows[p.y as usize].set(p.x as usize);
-                (top_row, bottom_row) = (top_row.min(p.y), bottom_row.max(p.y));
-            }
-            for &q in cells.range(l + 1, l + REACH) {
-                let columns = Bits::span(q.x - MAX_VX, q.x + MAX_VX);
-                for py in (q.y - MAX_VY).max(top_row)..=(q.y + MAX_VY).min(bottom_row) {
-                    let vy = py - q.y;
-                    let near = rows[py as usize].and(&columns);
-                    if near.is_zero() {
-                        continue;
-                    }
-                    let candidates = near
-                        .and(&around.columns(q.x, q.y, py))
-                        .and(&further.columns(q.x, q.y, py));
-                    candidates.for_each(|px| {
-                        let px = px as i32;
-                        let vx = px - q.x;
-                        let speed = vx.abs().max(vy.abs());
-                        let p_level = levels.of[(py * Circuit::WIDTH + px) as usize] as i32;
-                        if q.level - p_level > speed {
-                            return;
-                        }
-                        let (ix, iy) = (X.index(px, vx), Y.index(py, vy));
-                        let h = if k + 1 == n {
-                            rest(State {
-                                pos: Pos::new(px, py),
-                                vel: Pos::new(vx, vy),
-                                count: 0,
-                                before_first_move: false,
-                            })
-                            .map_or(UNKNOWN, |h| h.min(u32::from(UNKNOWN) - 1) as u8)
-                        } else {
-                            next_x[ix].max(next_y[iy])
-                        };
-                        // Only a state that lowers a source needs checking.
-                        let p = Pos::new(px, py);
-                        if (h < tx[ix] || h < ty[iy])
-                            && clearance.passes(circuit, Pos::new(q.x, q.y), p)
-                        {
-                            if h < tx[ix] {
-                                tx[ix] = h;
-                                sources_x.push(ix as u32);
-                            }
-                            if h < ty[iy] {
-                                ty[iy] = h;
-                                sources_y.push(iy as u32);
-                            }
-                        }
-                    });
+            for &m in &splits.of_gate[k] {
+                let (q, p) = splits.moves[m as usize];
+                let v = Pos::new(p.x - q.x, p.y - q.y);
+                let (ix, iy) = (X.index(p.x, v.x), Y.index(p.y, v.y));
+                let h = if k + 1 == n {
+                    rest(State {
+                        pos: p,
+                        vel: v,
+                        count: 0,
+                        before_first_move: false,
+                    })
+                    .map_or(UNKNOWN, |h| h.min(u32::from(UNKNOWN) - 1) as u8)
+                } else {
+                    next_x[ix].max(next_y[iy])
+                };
+                // Only a state that lowers a source needs the collision test (once a move).
+                if h >= tx[ix] && h >= ty[iy] {
+                    continue;
                 }
-            }
-            if bottom_row >= 0 {
-                rows[top_row as usize..=bottom_row as usize].fill(Bits::ZERO);
+                let verdict = &mut legal[m as usize];
+                if *verdict == 0 {
+                    *verdict = if clearance.passes(circuit, q, p) {
+                        1
+                    } else {
+                        2
+                    };
+                }
+                if *verdict == 2 {
+                    continue;
+                }
+                if h < tx[ix] {
+                    tx[ix] = h;
+                    sources_x.push(ix as u32);
+                }
+                if h < ty[iy] {
+                    ty[iy] = h;
+                    sources_y.push(iy as u32);
+                }
             }
             X.tabulate::<3>(tx, &sources_x, &mut by_cost);
             Y.tabulate::<2>(ty, &sources_y, &mut by_cost);
@@ -242,6 +229,91 @@ impl Gates {
     }
 }
 
+/// The candidate split states of every gate, each move found once: a gate's split states
+/// come from moves `q → p` with `level(p) ≤ L < level(q)` and `level(q) − level(p) ≤` the
+/// move's speed (see the module docs), so a move is a candidate at every gate between its two
+/// levels — with gates a few levels apart, at several; finding each move once and listing it
+/// under each of its gates spares the row-by-row search ([`Around`], [`Further`]) repeating
+/// itself.
+struct Splits {
+    /// The moves `(q, p)` that pass the checks made without the collision walk.
+    moves: Vec<(Pos, Pos)>,
+    /// Per gate: its moves, as indices into `moves`.
+    of_gate: Vec<Vec<u32>>,
+}
+
+impl Splits {
+    fn new(
+        cells: &ByLevel,
+        cuts: &[i32],
+        around: &Around,
+        further: &Further,
+        levels: &Levels,
+    ) -> Splits {
+        let mut splits = Splits {
+            moves: Vec::new(),
+            of_gate: vec![Vec::new(); cuts.len()],
+        };
+        let (Some(&highest), Some(&lowest)) = (cuts.first(), cuts.last()) else {
+            return splits;
+        };
+        // Per row, while the `q`s of level `ℓ` are taken: the cells at levels from `ℓ − REACH`
+        // up to the first gate below `ℓ` (a `p` above it splits no gate).
+        let mut window = [Bits::ZERO; Circuit::HEIGHT as usize];
+        let mut added = lowest - REACH - 1;
+        // The first gate below a level: cuts run from the highest level down.
+        let first_below = |level: i32| cuts.partition_point(|&l| l >= level);
+        for level in lowest + 1..=highest + REACH {
+            let k0 = first_below(level);
+            for &p in cells.range((added + 1).max(level - REACH), cuts[k0]) {
+                window[p.y as usize].set(p.x as usize);
+            }
+            added = added.max(cuts[k0]);
+            for &p in cells.range(level - 1 - REACH, level - 1 - REACH) {
+                window[p.y as usize].clear(p.x as usize);
+            }
+            for &q in cells.range(level, level) {
+                let columns = Bits::span(q.x - MAX_VX, q.x + MAX_VX);
+                let rows = (q.y - MAX_VY).max(0)..=(q.y + MAX_VY).min(Circuit::HEIGHT - 1);
+                for py in rows {
+                    let vy = py - q.y;
+                    let near = window[py as usize].and(&columns);
+                    if near.is_zero() {
+                        continue;
+                    }
+                    let candidates = near
+                        .and(&around.columns(q.x, q.y, py))
+                        .and(&further.columns(q.x, q.y, py));
+                    candidates.for_each(|px| {
+                        let px = px as i32;
+                        let vx = px - q.x;
+                        let speed = vx.abs().max(vy.abs());
+                        let p_level = levels.of[(py * Circuit::WIDTH + px) as usize] as i32;
+                        if level - p_level > speed {
+                            return;
+                        }
+                        let m = splits.moves.len() as u32;
+                        let mut listed = false;
+                        for (k, _) in cuts
+                            .iter()
+                            .enumerate()
+                            .skip(k0)
+                            .take_while(|&(_, &l)| l >= p_level)
+                        {
+                            splits.of_gate[k].push(m);
+                            listed = true;
+                        }
+                        if listed {
+                            splits.moves.push((q, Pos::new(px, py)));
+                        }
+                    });
+                }
+            }
+        }
+        splits
+    }
+}
+
 /// The gate levels of a circuit, highest first, with the field's levels they were chosen from.
 pub(crate) struct Cuts {
     levels: Levels,
@@ -259,14 +331,6 @@ impl Cuts {
     pub(crate) fn len(&self) -> usize {
         self.cuts.len()
     }
-}
-
-/// A track cell of the count-0 layer with its level.
-#[derive(Clone, Copy)]
-struct Cell {
-    x: i32,
-    y: i32,
-    level: i32,
 }
 
 /// The levels of the count-0 layer's cells, and the bounds gates must respect.
@@ -329,22 +393,10 @@ impl Levels {
             first[i + 1] += first[i];
         }
         let mut next = first.clone();
-        let mut cells = vec![
-            Cell {
-                x: 0,
-                y: 0,
-                level: 0
-            };
-            first[span] as usize
-        ];
+        let mut cells = vec![Pos::new(0, 0); first[span] as usize];
         for (i, &d) in self.of.iter().enumerate() {
             if (d as usize) < span {
-                let p = WalkGraph::pos(i);
-                cells[next[d as usize] as usize] = Cell {
-                    x: p.x,
-                    y: p.y,
-                    level: d as i32,
-                };
+                cells[next[d as usize] as usize] = WalkGraph::pos(i);
                 next[d as usize] += 1;
             }
         }
@@ -355,12 +407,12 @@ impl Levels {
 /// Cells grouped by level: level `d`'s are `cells[first[d]..first[d + 1]]`.
 struct ByLevel {
     first: Vec<u32>,
-    cells: Vec<Cell>,
+    cells: Vec<Pos>,
 }
 
 impl ByLevel {
     /// The cells of levels `lo..=hi` (clamped to the levels held).
-    fn range(&self, lo: i32, hi: i32) -> &[Cell] {
+    fn range(&self, lo: i32, hi: i32) -> &[Pos] {
         let span = self.first.len() as i32 - 1;
         let (lo, hi) = (lo.clamp(0, span) as usize, (hi + 1).clamp(0, span) as usize);
         &self.cells[self.first[lo] as usize..self.first[hi.max(lo)] as usize]
@@ -722,6 +774,10 @@ impl<const N: usize> BitSet<N> {
 
     fn set(&mut self, u: usize) {
         self.0[u / 64] |= 1 << (u % 64);
+    }
+
+    fn clear(&mut self, u: usize) {
+        self.0[u / 64] &= !(1 << (u % 64));
     }
 
     fn has(&self, u: usize) -> bool {
