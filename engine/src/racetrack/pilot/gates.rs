@@ -281,9 +281,11 @@ impl Splits {
                     if near.is_zero() {
                         continue;
                     }
-                    let candidates = near
-                        .and(&around.columns(q.x, q.y, py))
-                        .and(&further.columns(q.x, q.y, py));
+                    let near = near.and(&around.columns(q.x, q.y, py));
+                    if near.is_zero() {
+                        continue;
+                    }
+                    let candidates = near.and(&further.columns(q.x, q.y, py));
                     candidates.for_each(|px| {
                         let px = px as i32;
                         let vx = px - q.x;
