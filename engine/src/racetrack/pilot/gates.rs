@@ -259,25 +259,24 @@ impl Splits {
         };
         // Per row, while the `q`s of level `ℓ` are taken: the cells at levels from `ℓ − REACH`
         // up to the first gate below `ℓ` (a `p` above it splits no gate).
-        let mut window = [Bits::ZERO; Circuit::HEIGHT as usize];
+        let mut window = Window::default();
         let mut added = lowest - REACH - 1;
         // The first gate below a level: cuts run from the highest level down.
         let first_below = |level: i32| cuts.partition_point(|&l| l >= level);
         for level in lowest + 1..=highest + REACH {
             let k0 = first_below(level);
             for &p in cells.range((added + 1).max(level - REACH), cuts[k0]) {
-                window[p.y as usize].set(p.x as usize);
+                window.add(p);
             }
             added = added.max(cuts[k0]);
             for &p in cells.range(level - 1 - REACH, level - 1 - REACH) {
-                window[p.y as usize].clear(p.x as usize);
+                window.remove(p);
             }
             for &q in cells.range(level, level) {
                 let columns = Bits::span(q.x - MAX_VX, q.x + MAX_VX);
-                let rows = (q.y - MAX_VY).max(0)..=(q.y + MAX_VY).min(Circuit::HEIGHT - 1);
-                for py in rows {
+                for py in window.rows_near(q.y) {
                     let vy = py - q.y;
-                    let near = window[py as usize].and(&columns);
+                    let near = window.rows[py as usize].and(&columns);
                     if near.is_zero() {
                         continue;
                     }
@@ -313,6 +312,62 @@ impl Splits {
             }
         }
         splits
+    }
+}
+
+/// [`Splits`]' cells, per row, with the rows that hold any: a `q` looks only at those within
+/// reach of its own.
+struct Window {
+    rows: [Bits; Circuit::HEIGHT as usize],
+    counts: [u8; Circuit::HEIGHT as usize],
+    /// Bit `y` set when row `y` holds a cell.
+    occupied: u128,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            rows: [Bits::ZERO; Circuit::HEIGHT as usize],
+            counts: [0; Circuit::HEIGHT as usize],
+            occupied: 0,
+        }
+    }
+}
+
+impl Window {
+    fn add(&mut self, p: Pos) {
+        let y = p.y as usize;
+        self.rows[y].set(p.x as usize);
+        self.counts[y] += 1;
+        self.occupied |= 1 << y;
+    }
+
+    /// Removes a cell that was added (each cell is added at most once: it has one level).
+    fn remove(&mut self, p: Pos) {
+        let y = p.y as usize;
+        if !self.rows[y].has(p.x as usize) {
+            return;
+        }
+        self.rows[y].clear(p.x as usize);
+        self.counts[y] -= 1;
+        if self.counts[y] == 0 {
+            self.occupied &= !(1 << y);
+        }
+    }
+
+    /// The occupied rows within [`MAX_VY`] of row `y`, in increasing order.
+    fn rows_near(&self, y: i32) -> impl Iterator<Item = i32> {
+        let lo = (y - MAX_VY).max(0) as u32;
+        let hi = (y + MAX_VY).min(Circuit::HEIGHT - 1) as u32;
+        let span = (u128::MAX >> (127 - (hi - lo))) << lo;
+        let mut rows = self.occupied & span;
+        std::iter::from_fn(move || {
+            (rows != 0).then(|| {
+                let y = rows.trailing_zeros();
+                rows &= rows - 1;
+                y as i32
+            })
+        })
     }
 }
 
