@@ -36,6 +36,11 @@
 //! gate's crossing fail them: too fast to have come round the corner before, or to take the
 //! one after. Measured with gates 12 levels apart, the first two cut the search's expansions
 //! by 10–20 % on most samples (17 % on `street`), and made closer gates worth their cost.
+//! Further ahead, the lap surely makes `H(z)` more moves (`H`, the split state's bound, is
+//! defined below and proved by induction from the last gate, so it may serve at the gate
+//! being built): where `H(z) ≥ 6`, [`Gates::new`] also requires a track cell within 21 of
+//! `p + 6v` ([`AHEAD`]) — a car rushing at a wall it cannot brake for; on `hairpins` that cuts
+//! the expansions by 28 %.
 //!
 //! *The chain of gates.* Take the gates `L_0 > L_1 > … > L_m` below a state `s`. A lap from `s`
 //! meets its split states `z_0, z_1, …, z_m` in this order (a position at a level `≤ L_{k+1}`
@@ -84,6 +89,9 @@ const SPACING: i32 = 6;
 const REACH: i32 = MAX_VX;
 /// The lowest gate: its split states stand at levels `≥ 25`, out of a finishing move's reach.
 const LOWEST: i32 = 40;
+/// The move after a split state whose position the gates check when a lap surely gets that far
+/// (see the module docs, *Room to move*).
+const AHEAD: i32 = 6;
 /// A table's values are kept within this many moves of its least one (see the module docs):
 /// with gates 6 levels apart, 12 leaves every sample's expansions as they are with 20 but
 /// `serpentine`'s (0.3 % more), and tabulates faster.
@@ -143,7 +151,11 @@ impl Gates {
         let cuts = &cuts[..cuts.len().min(MAX_GATES)];
         let cells = levels.cells_by_level();
         let around = Around::new(circuit);
-        let further = Further::new(circuit);
+        let [three, six, ahead]: [Dilated; 3] =
+            Dilated::grown(circuit, &[3, 6, AHEAD * (AHEAD + 1) / 2])
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("one per radius"));
+        let further = Further::new(&three, &six);
         let n = cuts.len();
         let splits = Splits::new(&cells, cuts, &around, &further, levels);
         let mut x = vec![UNKNOWN; n * X.states()];
@@ -175,6 +187,11 @@ impl Gates {
                 };
                 // Only a state that lowers a source needs the collision test (once a move).
                 if h >= tx[ix] && h >= ty[iy] {
+                    continue;
+                }
+                // A lap through `p` makes at least `h` more moves: room for the [`AHEAD`]-th?
+                let later = Pos::new(p.x + AHEAD * v.x, p.y + AHEAD * v.y);
+                if i32::from(h) >= AHEAD && !ahead.has(later) {
                     continue;
                 }
                 let verdict = &mut legal[m as usize];
@@ -487,13 +504,13 @@ struct Further {
 }
 
 impl Further {
-    fn new(circuit: &Circuit) -> Further {
-        let (three, six) = (Dilated::new(circuit, 3), Dilated::new(circuit, 6));
+    /// The checks, from the track grown by 3 and by 6.
+    fn new(three: &Dilated, six: &Dilated) -> Further {
         Further {
             checks: [
-                Reach::new(&three, 2),
-                Reach::new(&three, -3),
-                Reach::new(&six, -4),
+                Reach::new(three, 2),
+                Reach::new(three, -3),
+                Reach::new(six, -4),
             ],
         }
     }
@@ -514,6 +531,7 @@ impl Further {
 
 /// Where a track cell lies within `r` of a cell (along both axes), for the cells of the grid
 /// grown by `r` on every side.
+#[derive(Clone)]
 struct Dilated {
     r: i32,
     /// Per row `y` of `−r..HEIGHT + r`: bit `x + r` set when a track cell lies within `r` of
@@ -522,23 +540,62 @@ struct Dilated {
 }
 
 impl Dilated {
-    fn new(circuit: &Circuit, r: i32) -> Dilated {
-        let mut track = vec![Bits::ZERO; Circuit::HEIGHT as usize];
-        for (y, row) in (0..).zip(track.iter_mut()) {
-            for x in 0..Circuit::WIDTH {
-                if circuit.is_track(x, y) {
-                    row.set((x + r) as usize);
-                }
-            }
-            *row = (-r..=r).fold(Bits::ZERO, |wide, d| wide.or(&row.shift_far(d)));
-        }
-        let rows = (-r..Circuit::HEIGHT + r)
+    /// The track grown by each of `radii` (increasing, at most 21: the grown rows, 150 + 2 · 21
+    /// columns, fill a [`Bits`]), in steps that each at most double the radius, plus one.
+    fn grown(circuit: &Circuit, radii: &[i32]) -> Vec<Dilated> {
+        let rows = (0..Circuit::HEIGHT)
             .map(|y| {
-                let ys = (y - r).max(0)..=(y + r).min(Circuit::HEIGHT - 1);
-                ys.fold(Bits::ZERO, |near, t| near.or(&track[t as usize]))
+                let mut row = Bits::ZERO;
+                for x in 0..Circuit::WIDTH {
+                    if circuit.is_track(x, y) {
+                        row.set(x as usize);
+                    }
+                }
+                row
             })
             .collect();
-        Dilated { r, rows }
+        let mut grown = Dilated { r: 0, rows };
+        radii
+            .iter()
+            .map(|&r| {
+                while grown.r < r {
+                    grown = grown.grow((r - grown.r).min(2 * grown.r + 1));
+                }
+                grown.clone()
+            })
+            .collect()
+    }
+
+    /// Grown by `b` more cells on every side, `b ≤ 2r + 1`: a cell within `r` of one of the
+    /// cells `b` apart around it (or of itself) is within `r + b`, and the three squares of
+    /// side `2r + 1` leave no gap between them.
+    fn grow(&self, b: i32) -> Dilated {
+        debug_assert!((1..=2 * self.r + 1).contains(&b) && self.r + b <= 21);
+        let (n, bu) = (self.rows.len(), b as usize);
+        let rows = (0..n + 2 * bu)
+            .map(|i| {
+                // New row `i` is old row `i − b`: it takes the old rows `b` above and below
+                // too, and each column the old columns `b` either side (bits move up `b`).
+                let near = [i.checked_sub(2 * bu), i.checked_sub(bu), Some(i)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&j| j < n)
+                    .fold(Bits::ZERO, |near, j| near.or(&self.rows[j]));
+                near.or(&near.shift_down(-b)).or(&near.shift_down(-2 * b))
+            })
+            .collect();
+        Dilated {
+            r: self.r + b,
+            rows,
+        }
+    }
+
+    /// Whether a track cell lies within `r` of `c` (along both axes).
+    fn has(&self, c: Pos) -> bool {
+        let r = self.r;
+        (-r..Circuit::WIDTH + r).contains(&c.x)
+            && (-r..Circuit::HEIGHT + r).contains(&c.y)
+            && self.rows[(c.y + r) as usize].has((c.x + r) as usize)
     }
 }
 
@@ -1049,7 +1106,8 @@ mod tests {
         let near = |x: i32, y: i32, r: i32| {
             (y - r..=y + r).any(|ty| (x - r..=x + r).any(|tx| c.is_track(tx, ty)))
         };
-        let further = Further::new(&c);
+        let grown = Dilated::grown(&c, &[3, 6]);
+        let further = Further::new(&grown[0], &grown[1]);
         let (mut kept, mut dropped) = (0, 0);
         for qy in (0..Circuit::HEIGHT).step_by(7) {
             for qx in (0..Circuit::WIDTH).step_by(2) {
@@ -1073,6 +1131,26 @@ mod tests {
             kept > 1000 && dropped > 1000,
             "{kept} kept, {dropped} dropped"
         );
+    }
+
+    #[test]
+    fn the_grown_track_is_every_cell_near_a_track_cell() {
+        let sample = crate::racetrack::samples::by_name("hairpins").unwrap();
+        let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+        let radii = [1, 3, 6, 10, 15, 21];
+        for (grown, r) in Dilated::grown(&c, &radii).iter().zip(radii) {
+            assert_eq!(grown.r, r);
+            let (mut near, mut far) = (0, 0);
+            for y in (-r - 2..Circuit::HEIGHT + r + 2).step_by(3) {
+                for x in -r - 2..Circuit::WIDTH + r + 2 {
+                    let expected =
+                        (y - r..=y + r).any(|ty| (x - r..=x + r).any(|tx| c.is_track(tx, ty)));
+                    assert_eq!(grown.has(Pos::new(x, y)), expected, "r {r} at ({x},{y})");
+                    if expected { near += 1 } else { far += 1 }
+                }
+            }
+            assert!(near > 100 && far > 100, "r {r}: {near} near, {far} far");
+        }
     }
 
     #[test]
