@@ -25,8 +25,9 @@
 //! track cell within one of `p + v` (the position after `p`), and the checks of *Room to
 //! move* below. The set `Z_L` of states that pass contains every split state.
 //!
-//! *Room to move.* Every position of a lap is a track cell, and the velocity changes by at
-//! most one per move, so the position `j` moves after `p` lies within `j(j+1)/2` of `p + jv`
+//! *Room to move.* Every position of a lap is a track cell (the referee's walk ends on the
+//! move's target, never on a half-pixel tie, so even the finishing move lands on track), and
+//! the velocity changes by at most one per move, so the position `j` moves after `p` lies within `j(j+1)/2` of `p + jv`
 //! along each axis, and the one `j` moves before within `j(j−1)/2` of `p − jv`. The lap does
 //! make two more moves after a split state (`p` cannot finish, above), and it made at least
 //! six before: the start's level is above `L + 16`, `p`'s at most `L`, and the `i`-th move of
@@ -57,10 +58,10 @@
 //! By induction from the last gate, `H(z)` is at most the moves a lap needs from a split state
 //! `z` (its own split state at the next gate is some `z' ∈ Z`, reached after at least
 //! `T(z → z')` moves on each axis, then `≥ H(z')` more). A split state at gate `k` may already
-//! lie at or below gate `k + 1` (split states reach `L_k − 15`, gates are [`SPACING`] apart):
-//! then it is its own split state there, `z' = z` after zero moves — and it is in `Z_{L_{k+1}}`,
-//! because the checks depend only on `q` and `p`, and `L_{k+1} < L_k < level(q) ≤ level(p) + 16
-//! ≤ L_{k+1} + 16`. So for a state `s` above `L_k`, the
+//! lie at or below gate `k + 1`, even `k + 2` (split states reach `L_k − 15`, gates are
+//! [`SPACING`] apart): then it is the lap's split state there too (its position before, `q`,
+//! lies above `L_k`, so above `L_{k+1}`), `z' = z` after zero moves — and `Z_{L_{k+1}}`, which
+//! holds every split state, holds it. So for a state `s` above `L_k`, the
 //! moves left are at least `max(B_k^x(s_x, v_x), B_k^y(s_y, v_y))`. `B_k` is tabulated for every
 //! `(u, v)` (velocities within the proven bounds, which every state keeps) by a breadth-first
 //! search backwards from the split states; values more than
@@ -68,9 +69,10 @@
 //! bound, and those states are far too slow to matter), which also bounds the search. A `(u,
 //! v)` from which no point reaches a split state gets the ceiling too: no lap passes there.
 //!
-//! *Scope.* The check on `q − v` uses the history of the bounded state itself (the position
-//! before it is track), so the bound is proved for states a lap can reach — the only ones the
-//! search asks about — not for every position and velocity.
+//! *Scope.* The checks on `q − v`, `p − 3v` and `p − 4v` use the history of a lap before its
+//! split state (positions that are track, and at least six moves of it), so the bound is proved
+//! for states a lap can reach — the only ones the search asks about — not for every position
+//! and velocity.
 
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{Pos, START};
@@ -254,7 +256,8 @@ impl Gates {
 /// under each of its gates spares the row-by-row search ([`Around`], [`Further`]) repeating
 /// itself.
 struct Splits {
-    /// The moves `(q, p)` that pass the checks made without the collision walk.
+    /// The moves `(q, p)` that pass the checks that depend only on `q` and `p` (the collision
+    /// walk aside, made later and only if needed).
     moves: Vec<(Pos, Pos)>,
     /// Per gate: its moves, as indices into `moves`.
     of_gate: Vec<Vec<u32>>,
@@ -360,7 +363,8 @@ impl Window {
         self.occupied |= 1 << y;
     }
 
-    /// Removes a cell that was added (each cell is added at most once: it has one level).
+    /// Removes a cell if it was added (each cell is added at most once: it has one level). The
+    /// window asks it of every cell of the level it leaves, some of which it never held.
     fn remove(&mut self, p: Pos) {
         let y = p.y as usize;
         if !self.rows[y].has(p.x as usize) {
@@ -541,7 +545,8 @@ struct Dilated {
 
 impl Dilated {
     /// The track grown by each of `radii` (increasing, at most 21: the grown rows, 150 + 2 · 21
-    /// columns, fill a [`Bits`]), in steps that each at most double the radius, plus one.
+    /// columns, fill a [`Bits`]), in steps of at most twice the radius so far, plus one (see
+    /// [`Dilated::grow`]).
     fn grown(circuit: &Circuit, radii: &[i32]) -> Vec<Dilated> {
         let rows = (0..Circuit::HEIGHT)
             .map(|y| {
@@ -558,6 +563,7 @@ impl Dilated {
         radii
             .iter()
             .map(|&r| {
+                debug_assert!(r >= grown.r, "radii in increasing order");
                 while grown.r < r {
                     grown = grown.grow((r - grown.r).min(2 * grown.r + 1));
                 }
@@ -1017,11 +1023,12 @@ mod tests {
     use crate::racetrack::pilot::bounds::LowerBound;
     use crate::racetrack::pilot::model::Track;
 
-    /// On the samples whose bound leans most on the gates, no state a lap can reach gets a
-    /// bound above its exact moves to finish.
+    /// On the samples whose bound leans most on the gates (and `hairpins`, where the room six
+    /// moves ahead prunes most), no state a lap can reach gets a bound above its exact moves to
+    /// finish.
     #[test]
     fn the_bound_never_exceeds_the_moves_to_finish_on_gated_samples() {
-        for name in ["street", "spiral", "diagonals"] {
+        for name in ["street", "spiral", "diagonals", "hairpins"] {
             let sample = crate::racetrack::samples::by_name(name).unwrap();
             let c = Circuit::parse(sample.text.as_bytes()).unwrap();
             let track = Track::new(&c).unwrap();
@@ -1101,16 +1108,21 @@ mod tests {
 
     #[test]
     fn further_checks_a_row_as_a_scan_of_the_squares_checks_each() {
-        let sample = crate::racetrack::samples::by_name("traps").unwrap();
-        let c = Circuit::parse(sample.text.as_bytes()).unwrap();
-        let near = |x: i32, y: i32, r: i32| {
-            (y - r..=y + r).any(|ty| (x - r..=x + r).any(|tx| c.is_track(tx, ty)))
-        };
-        let grown = Dilated::grown(&c, &[3, 6]);
-        let further = Further::new(&grown[0], &grown[1]);
+        // The squares' checks from the grown track, itself tested against a scan below.
+        for name in ["traps", "street"] {
+            let sample = crate::racetrack::samples::by_name(name).unwrap();
+            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+            let grown = Dilated::grown(&c, &[3, 6]);
+            let near = |x: i32, y: i32, r: i32| grown[(r / 6) as usize].has(Pos::new(x, y));
+            let further = Further::new(&grown[0], &grown[1]);
+            further_rows_agree(&further, near);
+        }
+    }
+
+    fn further_rows_agree(further: &Further, near: impl Fn(i32, i32, i32) -> bool) {
         let (mut kept, mut dropped) = (0, 0);
-        for qy in (0..Circuit::HEIGHT).step_by(7) {
-            for qx in (0..Circuit::WIDTH).step_by(2) {
+        for qy in (0..Circuit::HEIGHT).step_by(5) {
+            for qx in 0..Circuit::WIDTH {
                 for py in (qy - MAX_VY).max(0)..=(qy + MAX_VY).min(Circuit::HEIGHT - 1) {
                     let row = further.columns(qx, qy, py);
                     for px in (qx - MAX_VX).max(0)..=(qx + MAX_VX).min(Circuit::WIDTH - 1) {
@@ -1133,12 +1145,70 @@ mod tests {
         );
     }
 
+    /// [`Splits`] lists under each gate exactly the moves a scan of the gate's levels finds:
+    /// `q` at a level in `L + 1..=L + REACH`, `p` in `L − REACH + 1..=L`, within the proven
+    /// velocities, the level dropping by at most the move's speed, with room to move before and
+    /// after (by the references of [`Around`] and [`Further`]) — each once.
+    #[test]
+    fn splits_list_the_moves_a_scan_of_each_gate_finds() {
+        for name in ["street", "narrow"] {
+            let sample = crate::racetrack::samples::by_name(name).unwrap();
+            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+            let track = Track::new(&c).unwrap();
+            let field = Field::lower_bounds(&track);
+            let Cuts { levels, cuts } = Gates::levels(&field);
+            let cells = levels.cells_by_level();
+            let blocks = Blocks::new(&c);
+            let grown = Dilated::grown(&c, &[3, 6]);
+            let further = Further::new(&grown[0], &grown[1]);
+            let splits = Splits::new(&cells, &cuts, &Around::new(&c), &further, &levels);
+            let level = |c: Pos| levels.of[(c.y * Circuit::WIDTH + c.x) as usize] as i32;
+            let key = |&(q, p): &(Pos, Pos)| (q.x, q.y, p.x, p.y);
+            for (k, &l) in cuts.iter().enumerate() {
+                let mut listed: Vec<(Pos, Pos)> = splits.of_gate[k]
+                    .iter()
+                    .map(|&m| splits.moves[m as usize])
+                    .collect();
+                listed.sort_by_key(key);
+                let mut found = Vec::new();
+                for &q in cells.range(l + 1, l + REACH) {
+                    for &p in cells.range(l - REACH + 1, l) {
+                        let v = Pos::new(p.x - q.x, p.y - q.y);
+                        let at = |j: i32| (p.x + j * v.x, p.y + j * v.y);
+                        let room = |j: i32, r: i32| {
+                            let (x, y) = at(j);
+                            grown[(r / 6) as usize].has(Pos::new(x, y))
+                        };
+                        if v.x.abs() <= MAX_VX
+                            && v.y.abs() <= MAX_VY
+                            && level(q) - level(p) <= v.x.abs().max(v.y.abs())
+                            && blocks.any(at(-2).0, at(-2).1)
+                            && blocks.any(at(1).0, at(1).1)
+                            && room(2, 3)
+                            && room(-3, 3)
+                            && room(-4, 6)
+                        {
+                            found.push((q, p));
+                        }
+                    }
+                }
+                found.sort_by_key(key);
+                assert_eq!(listed, found, "{name}: gate {l}");
+            }
+            assert!(cuts.len() > 10 && !splits.moves.is_empty(), "{name}");
+        }
+    }
+
     #[test]
     fn the_grown_track_is_every_cell_near_a_track_cell() {
         let sample = crate::racetrack::samples::by_name("hairpins").unwrap();
         let c = Circuit::parse(sample.text.as_bytes()).unwrap();
-        let radii = [1, 3, 6, 10, 15, 21];
-        for (grown, r) in Dilated::grown(&c, &radii).iter().zip(radii) {
+        // The production chain (3, 6, then 21 through 19) and a finer one.
+        let chains: [&[i32]; 2] = [&[3, 6, 21], &[1, 3, 6, 10, 15, 21]];
+        for (grown, &r) in chains
+            .iter()
+            .flat_map(|radii| Dilated::grown(&c, radii).into_iter().zip(radii.iter()))
+        {
             assert_eq!(grown.r, r);
             let (mut near, mut far) = (0, 0);
             for y in (-r - 2..Circuit::HEIGHT + r + 2).step_by(3) {

@@ -76,8 +76,8 @@ impl State {
 pub enum Step {
     /// The lap goes on from this state.
     Move(State),
-    /// This move finishes the lap: it ends on `to` (which may even be decor, when the referee's
-    /// half-pixel rule let the last move through).
+    /// This move finishes the lap: it ends on `to` (a track cell, once the move passes the
+    /// collision test: the referee's walk ends on the target, never on a half-pixel tie).
     Finish {
         /// The last position of the lap.
         to: Pos,
