@@ -1023,14 +1023,19 @@ mod tests {
     use crate::racetrack::pilot::bounds::LowerBound;
     use crate::racetrack::pilot::model::Track;
 
+    /// The sample circuit called `name`.
+    fn sample(name: &str) -> Circuit {
+        let sample = crate::racetrack::samples::by_name(name).unwrap();
+        Circuit::parse(sample.text.as_bytes()).unwrap()
+    }
+
     /// On the samples whose bound leans most on the gates (and `hairpins`, where the room six
     /// moves ahead prunes most), no state a lap can reach gets a bound above its exact moves to
     /// finish.
     #[test]
     fn the_bound_never_exceeds_the_moves_to_finish_on_gated_samples() {
         for name in ["street", "spiral", "diagonals", "hairpins"] {
-            let sample = crate::racetrack::samples::by_name(name).unwrap();
-            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+            let c = sample(name);
             let track = Track::new(&c).unwrap();
             let field = Field::lower_bounds(&track);
             assert!(Gates::levels(&field).len() > 10, "{name}: gates in use");
@@ -1110,12 +1115,9 @@ mod tests {
     fn further_checks_a_row_as_a_scan_of_the_squares_checks_each() {
         // The squares' checks from the grown track, itself tested against a scan below.
         for name in ["traps", "street"] {
-            let sample = crate::racetrack::samples::by_name(name).unwrap();
-            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
-            let grown = Dilated::grown(&c, &[3, 6]);
+            let grown = Dilated::grown(&sample(name), &[3, 6]);
             let near = |x: i32, y: i32, r: i32| grown[(r / 6) as usize].has(Pos::new(x, y));
-            let further = Further::new(&grown[0], &grown[1]);
-            further_rows_agree(&further, near);
+            further_rows_agree(&Further::new(&grown[0], &grown[1]), near);
         }
     }
 
@@ -1152,8 +1154,7 @@ mod tests {
     #[test]
     fn splits_list_the_moves_a_scan_of_each_gate_finds() {
         for name in ["street", "narrow"] {
-            let sample = crate::racetrack::samples::by_name(name).unwrap();
-            let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+            let c = sample(name);
             let track = Track::new(&c).unwrap();
             let field = Field::lower_bounds(&track);
             let Cuts { levels, cuts } = Gates::levels(&field);
@@ -1201,8 +1202,7 @@ mod tests {
 
     #[test]
     fn the_grown_track_is_every_cell_near_a_track_cell() {
-        let sample = crate::racetrack::samples::by_name("hairpins").unwrap();
-        let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+        let c = sample("hairpins");
         // The production chain (3, 6, then 21 through 19) and a finer one.
         let chains: [&[i32]; 2] = [&[3, 6, 21], &[1, 3, 6, 10, 15, 21]];
         for (grown, &r) in chains
@@ -1225,8 +1225,7 @@ mod tests {
 
     #[test]
     fn a_row_of_candidates_is_tested_as_blocks_tests_each() {
-        let sample = crate::racetrack::samples::by_name("hairpins").unwrap();
-        let c = Circuit::parse(sample.text.as_bytes()).unwrap();
+        let c = sample("hairpins");
         let blocks = Blocks::new(&c);
         let around = Around::new(&c);
         for qy in (0..Circuit::HEIGHT).step_by(3) {
