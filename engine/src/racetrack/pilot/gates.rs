@@ -152,14 +152,13 @@ impl Gates {
         debug_assert!(cuts.len() <= MAX_GATES);
         let cuts = &cuts[..cuts.len().min(MAX_GATES)];
         let cells = levels.cells_by_level();
-        let around = Around::new(circuit);
-        let [three, six, ahead]: [Dilated; 3] =
-            Dilated::grown(circuit, &[3, 6, AHEAD * (AHEAD + 1) / 2])
+        let [one, three, six, ahead]: [Dilated; 4] =
+            Dilated::grown(circuit, &[1, 3, 6, AHEAD * (AHEAD + 1) / 2])
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("one per radius"));
-        let further = Further::new(&three, &six);
+        let further = Further::new(&one, &three, &six);
         let n = cuts.len();
-        let splits = Splits::new(&cells, cuts, &around, &further, levels);
+        let splits = Splits::new(&cells, cuts, &further, levels);
         let mut x = vec![UNKNOWN; n * X.states()];
         let mut y = vec![UNKNOWN; n * Y.states()];
         let mut by_cost: Vec<Vec<u32>> = vec![Vec::new(); 256];
@@ -253,8 +252,7 @@ impl Gates {
 /// come from moves `q → p` with `level(p) ≤ L < level(q)` and `level(q) − level(p) ≤` the
 /// move's speed (see the module docs), so a move is a candidate at every gate between its two
 /// levels — with gates a few levels apart, at several; finding each move once and listing it
-/// under each of its gates spares the row-by-row search ([`Around`], [`Further`]) repeating
-/// itself.
+/// under each of its gates spares the row-by-row search ([`Further`]) repeating itself.
 struct Splits {
     /// The moves `(q, p)` that pass the checks that depend only on `q` and `p` (the collision
     /// walk aside, made later and only if needed).
@@ -264,13 +262,7 @@ struct Splits {
 }
 
 impl Splits {
-    fn new(
-        cells: &ByLevel,
-        cuts: &[i32],
-        around: &Around,
-        further: &Further,
-        levels: &Levels,
-    ) -> Splits {
+    fn new(cells: &ByLevel, cuts: &[i32], further: &Further, levels: &Levels) -> Splits {
         let mut splits = Splits {
             moves: Vec::new(),
             of_gate: vec![Vec::new(); cuts.len()],
@@ -298,14 +290,7 @@ impl Splits {
                 for py in window.rows_near(q.y) {
                     let vy = py - q.y;
                     let near = window.rows[py as usize].and(&columns);
-                    if near.is_zero() {
-                        continue;
-                    }
-                    let near = near.and(&around.columns(q.x, q.y, py));
-                    if near.is_zero() {
-                        continue;
-                    }
-                    let candidates = near.and(&further.columns(q.x, q.y, py));
+                    let candidates = further.columns(near, q.x, q.y, py);
                     candidates.for_each(|px| {
                         let px = px as i32;
                         let vx = px - q.x;
@@ -498,20 +483,23 @@ impl ByLevel {
     }
 }
 
-/// The checks on split states beyond [`Around`]'s (see the module docs, *Room to move*), a row
-/// of candidates at a time: for a previous position `q` and a row `py`, the columns `px` such
+/// The checks on split states that depend only on `q` and `p` (see the module docs), a row of
+/// candidates at a time: for a previous position `q` and a row `py`, the columns `px` such
 /// that, with `p = (px, py)` and the move `v = p − q`, a track cell lies near each position the
-/// lap must hold: within 3 of `p + 2v` (two moves after `p`), within 3 of `p − 3v` and within 6
-/// of `p − 4v` (three and four moves before).
+/// lap must hold: within 1 of `p + v` (the position after `p`) and of `p − 2v` (the one before
+/// `q`), and, for *room to move*, within 3 of `p + 2v`, within 3 of `p − 3v` and within 6 of
+/// `p − 4v`.
 struct Further {
-    checks: [Reach; 3],
+    checks: [Reach; 5],
 }
 
 impl Further {
-    /// The checks, from the track grown by 3 and by 6.
-    fn new(three: &Dilated, six: &Dilated) -> Further {
+    /// The checks, from the track grown by 1, 3 and 6.
+    fn new(one: &Dilated, three: &Dilated, six: &Dilated) -> Further {
         Further {
             checks: [
+                Reach::new(one, 1),
+                Reach::new(one, -2),
                 Reach::new(three, 2),
                 Reach::new(three, -3),
                 Reach::new(six, -4),
@@ -519,11 +507,11 @@ impl Further {
         }
     }
 
-    /// The columns `px` (of `0..WIDTH`, among others out of the grid) that pass every check
-    /// for `q = (qx, qy)` and `p = (px, py)`.
-    fn columns(&self, qx: i32, qy: i32, py: i32) -> Bits {
-        let mut columns = self.checks[0].columns(qx, qy, py);
-        for check in &self.checks[1..] {
+    /// The columns `px` of `candidates` that pass every check for `q = (qx, qy)` and
+    /// `p = (px, py)` (checking no further once none is left).
+    fn columns(&self, candidates: Bits, qx: i32, qy: i32, py: i32) -> Bits {
+        let mut columns = candidates;
+        for check in &self.checks {
             if columns.is_zero() {
                 break;
             }
@@ -609,7 +597,7 @@ impl Dilated {
 /// `p + jv = (j + 1)p − jq`) or `−j` moves before it (`j < 0`: `p − |j|v = |j|q − (|j| − 1)p`).
 /// Along a row, that position's column runs over every `stride`-th column as `px` grows
 /// (backwards for a position before `p`), so each row of [`Dilated`] is kept sampled, one bit
-/// set per residue, and the check of a row of candidates is one shift (as in [`Around`]).
+/// set per residue, and the check of a row of candidates is one shift.
 struct Reach {
     j: i32,
     r: i32,
@@ -618,6 +606,9 @@ struct Reach {
     /// bit `i` stands for column `c(i) = stride · (i − ORIGIN) + β` (after `p`) or
     /// `FAR − c(i)` (before it).
     rows: Vec<Bits>,
+    /// Per column `qx` of `q`: the residue `β` and the shift `k` that put the position's
+    /// column for `px` at bit `px + k` of residue `β`'s rows (worked out once, not per row).
+    by_qx: Vec<(i32, i32)>,
 }
 
 impl Reach {
@@ -640,128 +631,37 @@ impl Reach {
                 rows[y * stride as usize + beta as usize].set(i as usize);
             });
         }
-        Reach { j, r, stride, rows }
+        let by_qx = (0..Circuit::WIDTH)
+            .map(|qx| {
+                // s · px + t = s · (i − ORIGIN) + β with i = px + k: β = t mod s.
+                let t = if j > 0 { -j * qx } else { Reach::FAR + j * qx };
+                let whole = t.div_euclid(stride);
+                (t - whole * stride, whole + Reach::ORIGIN)
+            })
+            .collect();
+        Reach {
+            j,
+            r,
+            stride,
+            rows,
+            by_qx,
+        }
     }
 
     /// The columns `px` that pass this check for `q = (qx, qy)` and `p = (px, py)`.
     fn columns(&self, qx: i32, qy: i32, py: i32) -> Bits {
-        let (s, j) = (self.stride, self.j.abs());
-        // The position's row, and its column as `s · px + t` (`FAR −` it before `p`).
-        let (row, t) = if self.j > 0 {
-            ((j + 1) * py - j * qy, -j * qx)
+        let j = self.j.abs();
+        // The position's row; its column is `s · px + t` (`FAR −` it before `p`), `t` from `qx`.
+        let row = if self.j > 0 {
+            (j + 1) * py - j * qy
         } else {
-            (j * qy - (j - 1) * py, Reach::FAR - j * qx)
+            j * qy - (j - 1) * py
         };
         if !(-self.r..Circuit::HEIGHT + self.r).contains(&row) {
             return Bits::ZERO;
         }
-        // s · px + t = s · (i − ORIGIN) + β with i = px + k: β = t mod s.
-        let beta = t.rem_euclid(s);
-        let k = (t - beta) / s + Reach::ORIGIN;
-        self.rows[((row + self.r) * s + beta) as usize].shift_far(k)
-    }
-}
-
-/// Whether some track cell lies within one cell of `(x, y)`, for every `(x, y)` of the grid
-/// grown by one cell on each side: the blocks test one candidate at a time, the reference for
-/// [`Around`].
-#[cfg(test)]
-struct Blocks(Vec<bool>);
-
-#[cfg(test)]
-impl Blocks {
-    const STRIDE: i32 = Circuit::WIDTH + 2;
-
-    fn new(circuit: &Circuit) -> Blocks {
-        let mut b = vec![false; (Blocks::STRIDE * (Circuit::HEIGHT + 2)) as usize];
-        for y in 0..Circuit::HEIGHT {
-            for x in 0..Circuit::WIDTH {
-                if circuit.is_track(x, y) {
-                    for dy in 0..3 {
-                        for dx in 0..3 {
-                            b[((y + dy) * Blocks::STRIDE + x + dx) as usize] = true;
-                        }
-                    }
-                }
-            }
-        }
-        Blocks(b)
-    }
-
-    fn any(&self, x: i32, y: i32) -> bool {
-        (-1..=Circuit::WIDTH).contains(&x)
-            && (-1..=Circuit::HEIGHT).contains(&y)
-            && self.0[((y + 1) * Blocks::STRIDE + x + 1) as usize]
-    }
-}
-
-/// [`Blocks`] for a whole row of candidate split states at once: for a previous position `q`
-/// and a row `py`, the columns `px` such that both the position after `p = (px, py)`, `2p − q`,
-/// and the one before `q`, `2q − p`, have a track cell within one cell.
-///
-/// Along a row, `2px − qx` visits every other column and `2qx − px` runs backwards, so each
-/// grown row is kept three ways — its even columns, its odd ones, and reversed — and each test
-/// becomes one shift.
-struct Around {
-    /// Per grown row `r + 1`: bit `m` is [`Blocks::any`]`(2m, r)`.
-    even: Vec<Bits>,
-    /// Bit `m`: [`Blocks::any`]`(2m − 1, r)`.
-    odd: Vec<Bits>,
-    /// Bit `s`: [`Blocks::any`]`(WIDTH − s, r)`.
-    reversed: Vec<Bits>,
-}
-
-impl Around {
-    fn new(circuit: &Circuit) -> Around {
-        let rows = (Circuit::HEIGHT + 2) as usize;
-        let mut around = Around {
-            even: vec![Bits::ZERO; rows],
-            odd: vec![Bits::ZERO; rows],
-            reversed: vec![Bits::ZERO; rows],
-        };
-        // Row `y + 2` (of rows −2..=HEIGHT + 1): the track cells at bit `x + 1`, widened by
-        // one column on each side.
-        let mut wide = vec![Bits::ZERO; rows + 2];
-        for y in 0..Circuit::HEIGHT {
-            let mut track = Bits::ZERO;
-            for x in 0..Circuit::WIDTH {
-                if circuit.is_track(x, y) {
-                    track.set((x + 1) as usize);
-                }
-            }
-            wide[(y + 2) as usize] = track.or(&track.shift_down(1)).or(&track.shift_down(-1));
-        }
-        for r in -1..=Circuit::HEIGHT {
-            let i = (r + 1) as usize;
-            // Grown row `r`: what has a track cell in rows `r − 1..=r + 1`, bit `x + 1`.
-            let near = wide[i].or(&wide[i + 1]).or(&wide[i + 2]);
-            near.for_each(|t| {
-                let x = t as i32 - 1;
-                if x % 2 == 0 {
-                    around.even[i].set((x / 2) as usize);
-                } else {
-                    around.odd[i].set(((x + 1) / 2) as usize);
-                }
-                around.reversed[i].set((Circuit::WIDTH - x) as usize);
-            });
-        }
-        around
-    }
-
-    /// The columns `px` (of `0..WIDTH`, among others out of the grid) that pass both tests
-    /// for `q = (qx, qy)` and `p = (px, py)`.
-    fn columns(&self, qx: i32, qy: i32, py: i32) -> Bits {
-        let (r_after, r_before) = (2 * py - qy, 2 * qy - py);
-        let grown = -1..=Circuit::HEIGHT;
-        if !grown.contains(&r_after) || !grown.contains(&r_before) {
-            return Bits::ZERO;
-        }
-        // px = m + ⌊qx / 2⌋ puts 2px − qx at 2m (qx even) or 2m − 1 (qx odd).
-        let half = if qx % 2 == 0 { &self.even } else { &self.odd };
-        let after = half[(r_after + 1) as usize].shift_far(-(qx / 2));
-        // px = s + 2qx − WIDTH puts 2qx − px at WIDTH − s.
-        let before = self.reversed[(r_before + 1) as usize].shift_far(Circuit::WIDTH - 2 * qx);
-        after.and(&before)
+        let (beta, k) = self.by_qx[qx as usize];
+        self.rows[((row + self.r) * self.stride + beta) as usize].shift_far(k)
     }
 }
 
@@ -1115,10 +1015,15 @@ mod tests {
     fn further_checks_a_row_as_a_scan_of_the_squares_checks_each() {
         // The squares' checks from the grown track, itself tested against a scan below.
         for name in ["traps", "street"] {
-            let grown = Dilated::grown(&sample(name), &[3, 6]);
-            let near = |x: i32, y: i32, r: i32| grown[(r / 6) as usize].has(Pos::new(x, y));
-            further_rows_agree(&Further::new(&grown[0], &grown[1]), near);
+            let grown = Dilated::grown(&sample(name), &[1, 3, 6]);
+            let near = |x: i32, y: i32, r: i32| grown[radius_index(r)].has(Pos::new(x, y));
+            further_rows_agree(&Further::new(&grown[0], &grown[1], &grown[2]), near);
         }
+    }
+
+    /// Where the track grown by `r` stands in `Dilated::grown(_, &[1, 3, 6])`.
+    fn radius_index(r: i32) -> usize {
+        [1, 3, 6].iter().position(|&g| g == r).unwrap()
     }
 
     fn further_rows_agree(further: &Further, near: impl Fn(i32, i32, i32) -> bool) {
@@ -1126,9 +1031,11 @@ mod tests {
         for qy in (0..Circuit::HEIGHT).step_by(5) {
             for qx in 0..Circuit::WIDTH {
                 for py in (qy - MAX_VY).max(0)..=(qy + MAX_VY).min(Circuit::HEIGHT - 1) {
-                    let row = further.columns(qx, qy, py);
+                    let row = further.columns(Bits::below(Circuit::WIDTH), qx, qy, py);
                     for px in (qx - MAX_VX).max(0)..=(qx + MAX_VX).min(Circuit::WIDTH - 1) {
-                        let expected = near(3 * px - 2 * qx, 3 * py - 2 * qy, 3)
+                        let expected = near(2 * px - qx, 2 * py - qy, 1)
+                            && near(2 * qx - px, 2 * qy - py, 1)
+                            && near(3 * px - 2 * qx, 3 * py - 2 * qy, 3)
                             && near(3 * qx - 2 * px, 3 * qy - 2 * py, 3)
                             && near(4 * qx - 3 * px, 4 * qy - 3 * py, 6);
                         assert_eq!(
@@ -1150,7 +1057,7 @@ mod tests {
     /// [`Splits`] lists under each gate exactly the moves a scan of the gate's levels finds:
     /// `q` at a level in `L + 1..=L + REACH`, `p` in `L − REACH + 1..=L`, within the proven
     /// velocities, the level dropping by at most the move's speed, with room to move before and
-    /// after (by the references of [`Around`] and [`Further`]) — each once.
+    /// after (by the grown track, itself tested against a scan) — each once.
     #[test]
     fn splits_list_the_moves_a_scan_of_each_gate_finds() {
         for name in ["street", "narrow"] {
@@ -1159,10 +1066,9 @@ mod tests {
             let field = Field::lower_bounds(&track);
             let Cuts { levels, cuts } = Gates::levels(&field);
             let cells = levels.cells_by_level();
-            let blocks = Blocks::new(&c);
-            let grown = Dilated::grown(&c, &[3, 6]);
-            let further = Further::new(&grown[0], &grown[1]);
-            let splits = Splits::new(&cells, &cuts, &Around::new(&c), &further, &levels);
+            let grown = Dilated::grown(&c, &[1, 3, 6]);
+            let further = Further::new(&grown[0], &grown[1], &grown[2]);
+            let splits = Splits::new(&cells, &cuts, &further, &levels);
             let level = |c: Pos| levels.of[(c.y * Circuit::WIDTH + c.x) as usize] as i32;
             let key = |&(q, p): &(Pos, Pos)| (q.x, q.y, p.x, p.y);
             for (k, &l) in cuts.iter().enumerate() {
@@ -1178,13 +1084,13 @@ mod tests {
                         let at = |j: i32| (p.x + j * v.x, p.y + j * v.y);
                         let room = |j: i32, r: i32| {
                             let (x, y) = at(j);
-                            grown[(r / 6) as usize].has(Pos::new(x, y))
+                            grown[radius_index(r)].has(Pos::new(x, y))
                         };
                         if v.x.abs() <= MAX_VX
                             && v.y.abs() <= MAX_VY
                             && level(q) - level(p) <= v.x.abs().max(v.y.abs())
-                            && blocks.any(at(-2).0, at(-2).1)
-                            && blocks.any(at(1).0, at(1).1)
+                            && room(-2, 1)
+                            && room(1, 1)
                             && room(2, 3)
                             && room(-3, 3)
                             && room(-4, 6)
@@ -1203,8 +1109,8 @@ mod tests {
     #[test]
     fn the_grown_track_is_every_cell_near_a_track_cell() {
         let c = sample("hairpins");
-        // The production chain (3, 6, then 21 through 19) and a finer one.
-        let chains: [&[i32]; 2] = [&[3, 6, 21], &[1, 3, 6, 10, 15, 21]];
+        // The production chain (1, 3, 6, then 21 through 19) and a finer one.
+        let chains: [&[i32]; 2] = [&[1, 3, 6, 21], &[1, 2, 3, 6, 10, 15, 21]];
         for (grown, &r) in chains
             .iter()
             .flat_map(|radii| Dilated::grown(&c, radii).into_iter().zip(radii.iter()))
@@ -1220,31 +1126,6 @@ mod tests {
                 }
             }
             assert!(near > 100 && far > 100, "r {r}: {near} near, {far} far");
-        }
-    }
-
-    #[test]
-    fn a_row_of_candidates_is_tested_as_blocks_tests_each() {
-        let c = sample("hairpins");
-        let blocks = Blocks::new(&c);
-        let around = Around::new(&c);
-        for qy in (0..Circuit::HEIGHT).step_by(3) {
-            for qx in 0..Circuit::WIDTH {
-                for py in (qy - MAX_VY).max(0)..=(qy + MAX_VY).min(Circuit::HEIGHT - 1) {
-                    let row = around.columns(qx, qy, py);
-                    for px in 0..Circuit::WIDTH {
-                        let each = blocks.any(2 * px - qx, 2 * py - qy)
-                            && blocks.any(2 * qx - px, 2 * qy - py);
-                        let mut one = Bits::ZERO;
-                        one.set(px as usize);
-                        assert_eq!(
-                            !row.and(&one).is_zero(),
-                            each,
-                            "({qx}, {qy}) → ({px}, {py})"
-                        );
-                    }
-                }
-            }
         }
     }
 
