@@ -225,18 +225,14 @@ pub fn offset(vel: Pos) -> Option<u32> {
 /// The block owner (`layer * CELLS + cell` of the previous position) and the offset of
 /// `state` in its block.
 fn place(state: State) -> Option<(usize, usize)> {
-    let (vx, vy) = (state.vel.x, state.vel.y);
-    let (qx, qy) = (state.pos.x - vx, state.pos.y - vy);
+    let offset = offset(state.vel)?;
+    let (qx, qy) = (state.pos.x - state.vel.x, state.pos.y - state.vel.y);
     let layer = -i32::from(state.count);
-    if vx.abs() > MAX_VX
-        || vy.abs() > MAX_VY
-        || !Circuit::contains(qx, qy)
-        || !(0..LAYERS as i32).contains(&layer)
-    {
+    if !Circuit::contains(qx, qy) || !(0..LAYERS as i32).contains(&layer) {
         return None;
     }
     let owner = layer as usize * CELLS + (qy * Circuit::WIDTH + qx) as usize;
-    Some((owner, offset(state.vel)? as usize))
+    Some((owner, offset as usize))
 }
 
 #[cfg(test)]
