@@ -1,4 +1,4 @@
-//! Racetrack ("F1 pilot"): see `../shared/spec/racetrack.md`.
+//! Racetrack ("F1 pilot"): the rules are in `docs/rules/racetrack.md`.
 //!
 //! Layers: the circuit grid and its file formats ([`circuit`], [`colour`], [`bmp`]), conformity
 //! ([`conformity`], VERIFCIR), the physics ([`physics`]: motion, the referee's collision test,

@@ -1,4 +1,4 @@
-//! Paper Soccer (FPGA Challenge): see `../shared/spec/paper-soccer.md`.
+//! Paper Soccer (FPGA Challenge): the rules are in `docs/rules/paper-soccer.md`.
 //!
 //! Layers, bottom up: [`types`] (sides, directions, points, outcomes), the rules (`field`,
 //! `game`, `turns`, `record`), the engine player (`search`), and the wire protocol as sans-IO
