@@ -16,6 +16,7 @@ use crate::workspace::{WASM_TEST_CRATES, Workspace};
 pub enum StageName {
     Fmt,
     Clippy,
+    Doc,
     Test,
     Wasm,
     Build,
@@ -23,9 +24,10 @@ pub enum StageName {
 }
 
 impl StageName {
-    pub const ALL: [StageName; 6] = [
+    pub const ALL: [StageName; 7] = [
         Self::Fmt,
         Self::Clippy,
+        Self::Doc,
         Self::Test,
         Self::Wasm,
         Self::Build,
@@ -36,6 +38,7 @@ impl StageName {
         match self {
             Self::Fmt => "fmt",
             Self::Clippy => "clippy",
+            Self::Doc => "doc",
             Self::Test => "test",
             Self::Wasm => "wasm",
             Self::Build => "build",
@@ -50,7 +53,10 @@ impl StageName {
     fn what(self) -> &'static str {
         match self {
             Self::Fmt => "cargo fmt --check",
-            Self::Clippy => "cargo clippy --workspace --all-targets -- -D warnings",
+            Self::Clippy => {
+                "cargo clippy --workspace --all-targets -- -D warnings, and the app for wasm32"
+            }
+            Self::Doc => "cargo doc --workspace --no-deps with RUSTDOCFLAGS=-D warnings",
             Self::Test => "cargo test --workspace (native)",
             Self::Wasm => "wasm-bindgen tests in headless Chromium",
             Self::Build => "trunk build --release",
@@ -89,14 +95,8 @@ fn run_stages(
     for stage in StageName::ALL.into_iter().filter(|s| wanted(*s)) {
         report.stage(stage.as_str(), stage.what(), || match stage {
             StageName::Fmt => run(cargo(ws, setup).args(["fmt", "--all", "--", "--check"])),
-            StageName::Clippy => run(cargo(ws, setup).args([
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ])),
+            StageName::Clippy => clippy(ws, setup),
+            StageName::Doc => doc(ws, setup),
             StageName::Test => run(cargo(ws, setup).args(["test", "--workspace"])),
             StageName::Wasm => wasm_tests(ws, setup, &tools),
             StageName::Build => release_build(ws, setup, &tools),
@@ -104,6 +104,28 @@ fn run_stages(
         })?;
     }
     Ok(())
+}
+
+/// Clippy natively over the whole workspace, then the app again for the browser: the app's
+/// `cfg(target_arch = "wasm32")` code (workers, Web Serial, canvases) is only seen there.
+fn clippy(ws: &Workspace, setup: &Setup) -> Result<()> {
+    let deny = ["--", "-D", "warnings"];
+    run(cargo(ws, setup)
+        .args(["clippy", "--workspace", "--all-targets"])
+        .args(deny))?;
+    run(cargo(ws, setup)
+        .args(["clippy", "--package", "app", "--all-targets", "--target", WASM_TARGET])
+        .args(deny))
+}
+
+/// The API docs of every crate, with broken intra-doc links and malformed doc comments as
+/// errors: a doc link that names a moved item fails here instead of rotting silently.
+fn doc(ws: &Workspace, setup: &Setup) -> Result<()> {
+    let mut command = cargo(ws, setup);
+    command
+        .args(["doc", "--workspace", "--no-deps"])
+        .env("RUSTDOCFLAGS", "-D warnings");
+    run(&mut command)
 }
 
 fn cargo(ws: &Workspace, setup: &Setup) -> Command {
