@@ -40,7 +40,7 @@ pub struct Args {
     /// Clock cycles to run.
     #[arg(long, default_value_t = 100, value_name = "N")]
     cycles: u64,
-    /// Hold an input at a value: PORT=VALUE or PORT[BIT]=VALUE; decimal, 0x…, 0b… or 0o…, a
+    /// Hold an input at a value: `PORT=VALUE` or `PORT[BIT]=VALUE`; decimal, 0x…, 0b… or 0o…, a
     /// leading - for a negative value in two's complement.
     #[arg(long = "set", value_name = "PORT=VALUE")]
     sets: Vec<String>,

@@ -2,7 +2,7 @@
 //!
 //! Only the structure is checked here (well-formed JSON, one top module, bits that are net
 //! numbers or the constants `"0" "1" "x" "z"`, parameters that are bit strings or integers).
-//! What the cells mean is the compiler's business ([`crate::compile`]).
+//! What the cells mean is the compiler's business (the private `compile` module).
 
 use std::collections::BTreeMap;
 

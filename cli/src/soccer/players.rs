@@ -28,7 +28,7 @@ pub enum PlayerSpec {
     /// `sim[:NETLIST.json][@SW]`: a board emulated in this process (see
     /// [`transport::sim`]) — the reference player built into the binary, or a yosys JSON
     /// netlist with the DE2-115's pin names — with slide switches `SW` (decimal or `0x` hex;
-    /// default 0; for the reference player SW[3:0] is the strength, SW[4] the one-ply mode).
+    /// default 0; for the reference player `SW[3:0]` is the strength, `SW[4]` the one-ply mode).
     Sim {
         netlist: Option<PathBuf>,
         switches: u64,
