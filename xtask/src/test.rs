@@ -114,7 +114,14 @@ fn clippy(ws: &Workspace, setup: &Setup) -> Result<()> {
         .args(["clippy", "--workspace", "--all-targets"])
         .args(deny))?;
     run(cargo(ws, setup)
-        .args(["clippy", "--package", "app", "--all-targets", "--target", WASM_TARGET])
+        .args([
+            "clippy",
+            "--package",
+            "app",
+            "--all-targets",
+            "--target",
+            WASM_TARGET,
+        ])
         .args(deny))
 }
 
