@@ -946,7 +946,10 @@ fn emit_copy(b: &mut Builder, cell: &Cell, y: Operand, bits: &[Bit]) -> Result<(
     emit(b, cell, pos, y, src, NO_OPERAND, NO_OPERAND, shape)
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one call per cell kind, each naming the three operands and the shape a cell of that kind has"
+)]
 fn emit(
     b: &mut Builder,
     cell: &Cell,

@@ -1,7 +1,10 @@
 //! Shared by the `soccer_referee*` and `soccer_play*` tests: running `quadrille` with a time
 //! limit, the scripted bot, engine self-play, checking recorded games, and pseudo-terminals
 //! standing in for serial ports.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this module uses only some of it"
+)]
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -21,7 +24,10 @@ use engine::soccer::{Reason, Side};
 use serialport::{SerialPort, TTYPort};
 
 // Not every test that includes this file uses all of them.
-#[allow(unused_imports)]
+#[allow(
+    unused_imports,
+    reason = "each test binary that includes this module uses only some of it"
+)]
 pub use common::{assert_success, code, quadrille};
 
 /// Held while a pseudo-terminal is opened and marked close-on-exec, and while a child is
@@ -147,10 +153,8 @@ impl Pty {
         let (mut master, slave) = TTYPort::pair().expect("a pseudo-terminal");
         for fd in [master.as_raw_fd(), slave.as_raw_fd()] {
             // SAFETY: fcntl on a descriptor we own, setting a flag; no memory is involved.
-            assert_eq!(
-                unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) },
-                0
-            );
+            let status = unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+            assert_eq!(status, 0);
         }
         let path = slave.name().expect("the slave's path");
         master.set_timeout(Duration::from_millis(20)).unwrap();

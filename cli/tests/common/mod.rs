@@ -1,7 +1,10 @@
 //! Shared by the CLI tests: running the `quadrille` binary and writing the files it reads.
 //! (The soccer tests' bots, pseudo-terminals and time limits are in `bots/harness.rs`.)
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this module uses only some of it"
+)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,10 @@
 //!
 //! Shared by the engine's and the CLI's tests (`#[path]`-included).
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this module uses only some of it"
+)]
 
 use engine::racetrack::physics::{self, FIRST_MOVES, Pos, START};
 use engine::racetrack::{Circuit, ResultFile};

@@ -1,7 +1,10 @@
 //! Shared harness of the equivalence tests: random stimuli, running hdl-sim and Icarus Verilog
 //! on the same design, and comparing their per-cycle outputs.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary that includes this module uses only some of it"
+)]
 
 pub mod verilog;
 
