@@ -17,20 +17,15 @@
 //!
 //! 3. **Gates** (`gates`): the lap cut at regular levels, the two axes sharing
 //!    one clock at each cut. Where gates lie ahead of a node (everywhere but the last few
-//!    dozen levels before the line) they replace the itineraries: measured on the samples,
-//!    taking the itineraries too there changes the expansions by under 1 %, and the search
-//!    saves their lookups. Below the last gate the itineraries then owe only the finish
-//!    (their turning points there changed no expansion on the samples): they serve the nodes
+//!    dozen levels before the line) they replace the itineraries, and the search
+//!    saves their lookups. Below the last gate the itineraries then owe only the finish:
+//!    they serve the nodes
 //!    there and end the gates' chain (the bound at the last gate's split states).
 //!
 //! The itineraries were meant to be consistent too (a move from distance `d` to `d'` passes
 //! every level between them, inside the move's range), but measured they are not always: a
 //! move can lower the bound by more than one (see [`optimal`](super::optimal), which copes).
 //!
-//! (An earlier version also owed the column and row extremes of the lap, in any order; on the
-//! sample circuits it pruned under 3 % of the expansions on one circuit and none elsewhere,
-//! for four more searches per circuit, so it went.)
-
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FINISH_X, FinishLine};
 

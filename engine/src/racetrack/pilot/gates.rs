@@ -35,13 +35,10 @@
 //! besides the one-move checks above, [`Gates::new`] requires a track cell within 3 of
 //! `p + 2v`, within 3 of `p − 3v` and within 6 of `p − 4v` ([`Further`]). Most states of a
 //! gate's crossing fail them: too fast to have come round the corner before, or to take the
-//! one after. Measured with gates 12 levels apart, the first two cut the search's expansions
-//! by 10–20 % on most samples (17 % on `street`), and made closer gates worth their cost.
-//! Further ahead, the lap surely makes `H(z)` more moves (`H`, the split state's bound, is
+//! one after. Further ahead, the lap surely makes `H(z)` more moves (`H`, the split state's bound, is
 //! defined below and proved by induction from the last gate, so it may serve at the gate
 //! being built): where `H(z) ≥ 6`, [`Gates::new`] also requires a track cell within 21 of
-//! `p + 6v` ([`AHEAD`]) — a car rushing at a wall it cannot brake for; on `hairpins` that cuts
-//! the expansions by 28 %.
+//! `p + 6v` ([`AHEAD`]) — a car rushing at a wall it cannot brake for.
 //!
 //! *The chain of gates.* Take the gates `L_0 > L_1 > … > L_m` below a state `s`. A lap from `s`
 //! meets its split states `z_0, z_1, …, z_m` in this order (a position at a level `≤ L_{k+1}`
@@ -83,9 +80,7 @@ use super::model::State;
 use super::table::{MAX_VX, MAX_VY};
 
 /// Levels between two gates. Closer gates bound better (the axes share a clock more often)
-/// and cost more to tabulate; measured on the samples, 6 is the better trade (it was 12 before
-/// split states had to have *room to move*: the crossings full of states no lap passes
-/// through made closer gates worth little).
+/// and cost more to tabulate (the README's tuning notes give the measured trade).
 const SPACING: i32 = 6;
 /// Most levels a move passes: its chain has at most as many cells as its speed.
 const REACH: i32 = MAX_VX;
@@ -94,9 +89,8 @@ const LOWEST: i32 = 40;
 /// The move after a split state whose position the gates check when a lap surely gets that far
 /// (see the module docs, *Room to move*).
 const AHEAD: i32 = 6;
-/// A table's values are kept within this many moves of its least one (see the module docs):
-/// with gates 6 levels apart, 12 leaves every sample's expansions as they are with 20 but
-/// `serpentine`'s (0.3 % more), and tabulates faster.
+/// A table's values are kept within this many moves of its least one (see the module docs);
+/// a wider spread bounds no better on the samples and tabulates slower.
 const SPREAD: usize = 12;
 /// A table entry not yet known.
 const UNKNOWN: u8 = u8::MAX;
