@@ -2,10 +2,11 @@
 //!
 //! Layers, bottom up: [`types`] (sides, directions, points, outcomes), the rules (`field`,
 //! `game`, `turns`, `record`), the engine player (`search`), and the wire protocol as sans-IO
-//! state machines (`protocol`, `player`, `referee`).
+//! state machines (`protocol`, `player`, `referee`); on top, the league of many games (`league`).
 
 pub mod field;
 pub mod game;
+pub mod league;
 pub mod line;
 pub mod player;
 pub mod protocol;
