@@ -1,8 +1,9 @@
-//! `quadrille soccer judge | moves | referee | play`.
+//! `quadrille soccer judge | moves | referee | play | league`.
 
 use std::process::ExitCode;
 
 mod judge;
+mod league;
 mod moves;
 mod play;
 mod players;
@@ -18,6 +19,8 @@ pub enum Command {
     Referee(referee::Args),
     /// Let the engine act as a board on a serial port.
     Play(play::Args),
+    /// Run a league (spec §7) of boards, bots and engines from a plan.
+    League(league::Args),
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -26,5 +29,6 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Moves(args) => moves::run(args),
         Command::Referee(args) => referee::run(args),
         Command::Play(args) => play::run(args),
+        Command::League(args) => league::run(args),
     }
 }

@@ -120,6 +120,15 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// The serial port this player sits behind, if it is a board: a board plays one game at a
+    /// time, so a league never gives it two at once.
+    pub fn serial_port(&self) -> Option<&str> {
+        match self {
+            PlayerSpec::Serial(path) => Some(path),
+            _ => None,
+        }
+    }
+
     /// Opens the wire to this player. `seed` feeds a player's own randomness (the engine's).
     pub fn connect(&self, line: serial::LineSettings, seed: u64) -> anyhow::Result<Connection> {
         match self {

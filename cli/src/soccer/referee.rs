@@ -14,11 +14,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::rng::SplitMix64;
 use engine::soccer::Side;
+use engine::soccer::record::Record;
 use engine::soccer::referee::{self, End, Referee, RefereeEvent, Settings};
 
 use super::players::PlayerSpec;
 use crate::transport::serial::LineArgs;
-use crate::transport::{Hub, Incoming};
+use crate::transport::{Connection, Hub, Incoming};
 
 /// Who kicks off each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -147,10 +148,46 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Referees one game between two players just connected (red's wire first), then lets go of
+/// them: the league's way to play a game, with the same loop as `soccer referee`. With `board`
+/// (a serial port is one of the wires) input is first read and dropped for a moment, so bytes
+/// a board still sends for its previous game cannot count in this one, and after a time-out for
+/// as long as `soccer referee` waits between games, before the port is let go.
+pub(super) fn play_one(
+    connections: [Connection; 2],
+    settings: Settings,
+    starter: Side,
+    board: bool,
+) -> anyhow::Result<(Record, String)> {
+    let mut hub = Hub::new();
+    for (side, connection) in [Side::Red, Side::Blue].into_iter().zip(connections) {
+        let name = connection.name.clone();
+        hub.attach(connection)
+            .with_context(|| format!("{side} player `{name}`: cannot start its threads"))?;
+    }
+    let mut wires = Wires {
+        hub,
+        t0: Instant::now(),
+        closed: [false; 2],
+    };
+    let mut log = Log { out: None };
+    if board {
+        wires.settle(&mut log, SETTLE);
+    }
+    let end = play_game(&mut wires, &mut log, settings, starter)?;
+    if board && end.end.outcome.reason == engine::soccer::Reason::Timeout {
+        let wait = settings.turn_ms.min(engine::soccer::protocol::TURN_MS);
+        wires.settle(&mut log, Duration::from_millis(wait));
+    }
+    wires.hub.shutdown(Duration::from_millis(200));
+    Ok((end.record, describe(end.end)))
+}
+
 /// A finished game: how it ended and its record line.
 struct GameEnd {
     end: End,
     line: String,
+    record: Record,
 }
 
 /// The players' wires and the time base.
@@ -242,6 +279,7 @@ fn play_game(
             return Ok(GameEnd {
                 end,
                 line: referee.record().to_string(),
+                record: referee.record().clone(),
             });
         }
         let deadline = referee
@@ -284,7 +322,7 @@ fn describe(end: End) -> String {
 }
 
 /// A seed that differs from run to run when none is given.
-fn clock_seed() -> u64 {
+pub(super) fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

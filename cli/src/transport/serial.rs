@@ -1,5 +1,9 @@
 //! Serial ports (a DE2-115 behind a USB-to-RS232 adapter, or a pseudo-terminal in tests).
 
+use std::io::{self, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -84,10 +88,41 @@ pub fn open(path: &str, settings: LineSettings) -> anyhow::Result<Connection> {
     let writer = port
         .try_clone_native()
         .with_context(|| format!("{path}: cannot share the serial port"))?;
+    let (gone_tx, gone) = mpsc::channel::<()>();
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = PortReader {
+        port,
+        stop: Arc::clone(&stop),
+        _gone: gone_tx,
+    };
     Ok(Connection {
         name: path.to_string(),
-        reader: Box::new(port),
+        reader: Box::new(reader),
         writer: Box::new(writer),
-        closer: None,
+        closer: Some(Box::new(move || {
+            stop.store(true, Ordering::Release);
+            // Disconnected once the reader is dropped, at most one read's time-out later.
+            let _ = gone.recv_timeout(POLL * 4);
+        })),
     })
+}
+
+/// The reading half of a port. A port never reaches end of file, so a reader thread would
+/// keep reading it after its game; once the connection is closed this reader reports end of
+/// file at its next call instead, and the closer waits for it to be dropped, so the next
+/// connection to the same board (the league's next game) does not lose bytes to an old thread.
+struct PortReader {
+    port: serialport::TTYPort,
+    stop: Arc<AtomicBool>,
+    /// Dropped with the reader: tells the closer the port is no longer read.
+    _gone: mpsc::Sender<()>,
+}
+
+impl Read for PortReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stop.load(Ordering::Acquire) {
+            return Ok(0);
+        }
+        self.port.read(buf)
+    }
 }
