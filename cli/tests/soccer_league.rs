@@ -314,3 +314,110 @@ fn the_plan_is_documented_and_bad_plans_are_usage_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("already taken"), "{err}");
 }
+
+/// Plays the board on the master end of `pty` with the engine at level 0 until `stop` is set,
+/// answering every game the league starts on the port; returns how many games it was set up
+/// for. Two games at once on the port would mix their bytes, and end in faults and time-outs.
+fn board(
+    pty: Pty,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<u32> {
+    use engine::soccer::field::Field;
+    use engine::soccer::game::Game;
+    use engine::soccer::player::{PlayerEvent, PlayerSession};
+    use engine::soccer::protocol::Turn;
+    use engine::soccer::search::Engine;
+    use std::io::{Read, Write};
+    use std::sync::atomic::Ordering;
+
+    std::thread::spawn(move || {
+        let Pty {
+            mut master, slave, ..
+        } = pty;
+        let mut session = PlayerSession::new();
+        let mut engine = Engine::new(0, 1);
+        let mut setup = None;
+        let mut game: Option<Game> = None;
+        let mut games = 0;
+        let mut buf = [0u8; 256];
+        while !stop.load(Ordering::Acquire) {
+            let n = match master.read(&mut buf) {
+                Ok(n) => n,
+                Err(_) => continue,
+            };
+            session.handle_input(&buf[..n]);
+            while let Some(event) = session.poll_event() {
+                match event {
+                    PlayerEvent::NewGame {
+                        width,
+                        length,
+                        colour,
+                    } => {
+                        games += 1;
+                        setup = Some((Field::new(width, length).unwrap(), colour));
+                        game = None;
+                    }
+                    PlayerEvent::YourTurn { opponent_turn } => {
+                        let (field, colour) = setup.expect("set up");
+                        let g = game.get_or_insert_with(|| {
+                            Game::new(
+                                field,
+                                if opponent_turn.is_none() {
+                                    colour
+                                } else {
+                                    colour.opponent()
+                                },
+                            )
+                        });
+                        if let Some(turn) = &opponent_turn
+                            && g.play_turn(turn.digits()).is_some()
+                        {
+                            continue;
+                        }
+                        let digits = engine.choose_turn(g);
+                        g.play_turn(&digits);
+                        session.send_turn(&Turn::new(&digits).unwrap()).unwrap();
+                    }
+                    PlayerEvent::Ignored(_) => {}
+                }
+            }
+            if let Some(bytes) = session.poll_transmit() {
+                master.write_all(&bytes).unwrap();
+            }
+        }
+        drop(slave);
+        games
+    })
+}
+
+#[test]
+fn a_board_on_a_serial_port_plays_its_games_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::new();
+    let plan = write_plan(
+        dir.path(),
+        &format!(
+            "seed = 5\nturn_ms = 3000\nsizes = [\"4x4\", \"6x6\"]\n\
+             [[player]]\nname = \"board\"\nspec = {}\n\
+             [[player]]\nname = \"e0\"\nspec = \"engine:0\"\n\
+             [[player]]\nname = \"e1\"\nspec = \"engine:1\"\n",
+            toml_string(&pty.path)
+        ),
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let player = board(pty, stop.clone());
+    let (_, json, _) = league(dir.path(), &plan, "4");
+    stop.store(true, std::sync::atomic::Ordering::Release);
+    let games_on_board = player.join().expect("the board played without a fault");
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 12);
+    // Every game ends on the field: the board answered in time with legal turns, each game
+    // alone on the port.
+    for game in games {
+        assert!(
+            ["goal", "own_goal", "stuck"].contains(&game["reason"].as_str().unwrap()),
+            "{game}"
+        );
+    }
+    assert_eq!(games_on_board, 8);
+}
