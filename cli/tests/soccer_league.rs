@@ -69,7 +69,9 @@ fn league(dir: &Path, plan: &str, jobs: &str) -> (String, Value, String) {
 #[test]
 fn engines_the_emulated_board_and_bad_bots_play_a_league_the_same_with_any_jobs() {
     let dir = tempfile::tempdir().unwrap();
-    let mut plan = String::from("seed = 7\nturn_ms = 1000\nsizes = [\"4x4\"]\n");
+    // 1.5 s per turn: the emulated board needs some 50 ms a turn on 4x4 on a loaded machine, and
+    // the silent bot's ten time-outs cost a turn each.
+    let mut plan = String::from("seed = 7\nturn_ms = 1500\nsizes = [\"4x4\"]\n");
     let good = ["eng0", "eng1", "eng2", "sim"];
     for (name, spec) in good.iter().zip(["engine:0", "engine:1", "engine:2", "sim"]) {
         plan += &format!("[[player]]\nname = \"{name}\"\nspec = \"{spec}\"\n");

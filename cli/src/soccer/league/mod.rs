@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_or(1, NonZeroUsize::get);
     let total = league.schedule().len();
     eprintln!(
-        "league: {} players, {} on {}, {} games, {} ms per turn, seed {seed}, {jobs} at once",
+        "league: {} players, {} ({}), {} games, {} ms per turn, seed {seed}, {jobs} at once",
         plan.players.len(),
         plural(plan.sizes.len(), "size"),
         plan.sizes
