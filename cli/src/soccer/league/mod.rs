@@ -3,7 +3,7 @@
 //!
 //! The league's rules — schedule, colours, standings, tie-breaks — are
 //! [`engine::soccer::league`]'s; the games are refereed by `soccer referee`'s loop
-//! ([`run`]); this module reads the plan ([`plan`]) and prints the tables.
+//! ([`mod@run`]); this module reads the plan ([`plan`]) and prints the tables.
 
 mod plan;
 mod run;
