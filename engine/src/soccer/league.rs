@@ -76,6 +76,14 @@ pub fn game_seed(league_seed: u64, index: usize) -> u64 {
         .next_u64()
 }
 
+/// The seeds of game `index`'s red and blue players (for an engine, its `Engine::new` seed):
+/// the first two numbers of [`SplitMix64`] seeded with [`game_seed`]. Every shell of the
+/// league seeds its players this way, so the same plan plays the same games everywhere.
+pub fn player_seeds(league_seed: u64, index: usize) -> [u64; 2] {
+    let mut rng = SplitMix64::new(game_seed(league_seed, index));
+    [rng.next_u64(), rng.next_u64()]
+}
+
 /// Mixed into the league's seed for the draw of lots, so tickets do not repeat game seeds.
 const LOTS_SALT: u64 = 0x6C6F_7473_6472_6177;
 
@@ -272,9 +280,14 @@ impl League {
         &self.schedule
     }
 
-    /// The seed of game `index`'s players ([`game_seed`] of this league's seed).
+    /// The seed of game `index` ([`game_seed`] of this league's seed).
     pub fn game_seed(&self, index: usize) -> u64 {
         game_seed(self.seed, index)
+    }
+
+    /// The seeds of game `index`'s red and blue players ([`player_seeds`]).
+    pub fn player_seeds(&self, index: usize) -> [u64; 2] {
+        player_seeds(self.seed, index)
     }
 
     /// Each player's ticket for the draw of lots, by list position: the lower ticket ranks
@@ -990,5 +1003,9 @@ mod tests {
         assert_ne!(game_seed(7, 3), game_seed(8, 3));
         let league = League::new(names(&["a", "b"]), &[field(4, 4)], 7).unwrap();
         assert_eq!(league.game_seed(1), game_seed(7, 1));
+        let [red, blue] = league.player_seeds(1);
+        assert_ne!(red, blue);
+        assert_eq!([red, blue], player_seeds(7, 1));
+        assert_ne!(player_seeds(7, 0), player_seeds(7, 1));
     }
 }

@@ -34,7 +34,9 @@ The plan (TOML):
                             # exec:COMMAND, or a serial port path (paths as on the command line)
 
 Every pair meets twice on each size: first the player listed first is red and starts, then
-the other. A win is 1 point. Ties on points are broken by head-to-head (once, over the whole
+the other. Games are numbered sizes first, then pairs in list order, each pair's two games back
+to back; each game's players are seeded from the seed and the game's number, so --jobs never
+changes a result. A win is 1 point. Ties on points are broken by head-to-head (once, over the whole
 tied group), then wins by goal, then fewer faults, then lots drawn from the seed (spec §7).
 Games without a serial port run in parallel; a board plays one game at a time. A player that
 cannot be started loses each of its games by `disconnect`.
@@ -88,12 +90,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         plan.turn_ms,
     );
     let specs: Vec<_> = plan.players.iter().map(|p| p.spec.clone()).collect();
-    let game_seed = |index| league::game_seed(seed, index);
+    let player_seeds = |index| league::player_seeds(seed, index);
     let setup = Setup {
         players: &specs,
         turn_ms: plan.turn_ms,
         line: args.line.settings(),
-        game_seed: &game_seed,
+        player_seeds: &player_seeds,
     };
     let schedule = league.schedule().to_vec();
     let mut finished = 0;

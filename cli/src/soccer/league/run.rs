@@ -12,7 +12,6 @@ use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
 use anyhow::Context;
-use engine::rng::SplitMix64;
 use engine::soccer::Side;
 use engine::soccer::league::Pairing;
 use engine::soccer::record::Record;
@@ -40,8 +39,8 @@ pub struct Setup<'a> {
     pub players: &'a [PlayerSpec],
     pub turn_ms: u64,
     pub line: LineSettings,
-    /// The seed of each game's players, by game number.
-    pub game_seed: &'a (dyn Fn(usize) -> u64 + Sync),
+    /// The seeds of each game's red and blue players, by game number.
+    pub player_seeds: &'a (dyn Fn(usize) -> [u64; 2] + Sync),
 }
 
 /// The games not yet started, and the boards in use.
@@ -149,12 +148,12 @@ fn play_game(pairing: &Pairing, setup: &Setup) -> anyhow::Result<Played> {
         length: pairing.field.length(),
         turn_ms: setup.turn_ms,
     };
-    let mut rng = SplitMix64::new((setup.game_seed)(pairing.index));
+    let seeds = (setup.player_seeds)(pairing.index);
     let mut connections: Vec<Connection> = Vec::new();
     let mut not_started = Vec::new();
-    for side in [Side::Red, Side::Blue] {
+    for (side, seed) in [Side::Red, Side::Blue].into_iter().zip(seeds) {
         let spec = &setup.players[pairing.player(side)];
-        match spec.connect(setup.line, rng.next_u64()) {
+        match spec.connect(setup.line, seed) {
             Ok(connection) => connections.push(connection),
             Err(e) => not_started.push((side, format!("`{spec}` cannot start: {e:#}"))),
         }
