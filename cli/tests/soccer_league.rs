@@ -423,3 +423,35 @@ fn a_board_on_a_serial_port_plays_its_games_one_at_a_time() {
     }
     assert_eq!(games_on_board, 8);
 }
+
+#[test]
+fn paths_in_the_plan_are_the_plans() {
+    // A netlist and a bot script beside the plan, named relatively, with quadrille started
+    // somewhere else; the records file is named relatively to where quadrille starts.
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let netlist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hdl/netlist/de2_115_top.json");
+    std::fs::copy(netlist, dir.path().join("board.json")).unwrap();
+    std::fs::write(dir.path().join("silent.sh"), "exec cat >/dev/null\n").unwrap();
+    let plan = write_plan(
+        dir.path(),
+        "seed = 1\nturn_ms = 1500\nsizes = [\"4x4\"]\n\
+         [[player]]\nname = \"board\"\nspec = \"sim:board.json\"\n\
+         [[player]]\nname = \"bot\"\nspec = \"exec:sh silent.sh\"\n",
+    );
+    let mut cmd = quadrille(&["soccer", "league", &plan, "--json", "--records", "out.txt"]);
+    cmd.current_dir(elsewhere.path());
+    let out = run(cmd, LIMIT);
+    assert_success(&out);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = json["games"].as_array().unwrap();
+    // Both started (a missing file would have lost by disconnect); the bot never answers.
+    for game in games {
+        assert_eq!(game["reason"], "timeout", "{game}");
+        assert!(game.get("not_started").is_none(), "{game}");
+    }
+    assert_eq!(json["standings"][0]["name"], "board");
+    assert_eq!(json["standings"][0]["points"], 2);
+    let records = std::fs::read_to_string(elsewhere.path().join("out.txt")).unwrap();
+    assert_eq!(records.lines().count(), 2);
+}

@@ -31,7 +31,10 @@ The plan (TOML):
   [[player]]                # two or more; the order decides colours
   name = \"eng2\"             # optional (default: the spec); unique
   spec = \"engine:2\"         # as `soccer referee --red`: engine[:LEVEL], sim[:NETLIST.json][@SW],
-                            # exec:COMMAND, or a serial port path (paths as on the command line)
+                            # exec:COMMAND, or a serial port path
+
+Relative paths in specs are the plan's: the league runs in the plan's directory, and `exec:`
+commands start there.
 
 Every pair meets twice on each size: first the player listed first is red and starts, then
 the other. Games are numbered sizes first, then pairs in list order, each pair's two games back
@@ -68,6 +71,19 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan::read(&args.plan)?;
+    // Paths in the plan are the plan's, as in a contest plan: the league runs in its directory
+    // (so `exec:` commands start there too). The records file is the caller's.
+    let records = match &args.records {
+        Some(path) => Some(
+            std::path::absolute(path)
+                .with_context(|| format!("{}: cannot resolve the path", path.display()))?,
+        ),
+        None => None,
+    };
+    if let Some(dir) = args.plan.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::env::set_current_dir(dir)
+            .with_context(|| format!("{}: cannot work in this directory", dir.display()))?;
+    }
     let seed = plan.seed.unwrap_or_else(super::referee::clock_seed);
     let names = plan.players.iter().map(|p| p.name.clone()).collect();
     let mut league = League::new(names, &plan.sizes, seed)
@@ -118,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .report_game(game.index, game.record.clone())
             .context("the referee's record")?;
     }
-    if let Some(path) = &args.records {
+    if let Some(path) = &records {
         let mut text = String::new();
         for game in &played {
             let _ = writeln!(text, "{}", game.record);

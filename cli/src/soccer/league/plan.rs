@@ -12,8 +12,9 @@
 //!                             # sim[:NETLIST.json][@SW], exec:COMMAND, a serial port path
 //! ```
 //!
-//! Paths inside specs (netlists, `exec:` commands, serial ports) are used exactly as on the
-//! command line of `soccer referee`: relative to the directory `quadrille` runs in.
+//! Relative paths inside specs (netlists, serial ports, files an `exec:` command names) are the
+//! plan's, as in a contest plan: the league runs in the plan's directory, so `exec:` commands
+//! start there too.
 
 use std::path::Path;
 
