@@ -37,12 +37,13 @@ Relative paths in specs are the plan's: the league runs in the plan's directory,
 commands start there.
 
 Every pair meets twice on each size: first the player listed first is red and starts, then
-the other. Games are numbered sizes first, then pairs in list order, each pair's two games back
-to back; each game's players are seeded from the seed and the game's number, so --jobs never
-changes a result. A win is 1 point. Ties on points are broken by head-to-head (once, over the whole
-tied group), then wins by goal, then fewer faults, then lots drawn from the seed (spec §7).
+the other. Games are numbered sizes first, then pairs in list order, each pair's two games
+back to back, and each game's players are seeded from the seed and the game's number: games
+play the same whatever --jobs is (time-outs aside, which depend on the machine's load).
+A win is 1 point. Ties on points are broken by head-to-head (once, over the whole tied
+group), then wins by goal, then fewer faults, then lots drawn from the seed (spec §7).
 Games without a serial port run in parallel; a board plays one game at a time. A player that
-cannot be started loses each of its games by `disconnect`.
+cannot be started loses each of its games by `disconnect`, and the reason is printed.
 
 Output: the standings, the crosstable, the places 1-3 and every game's record with its
 verdict; --json prints {\"seed\", \"standings\": [{\"place\", \"name\", \"played\", \"won\",
