@@ -122,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let end = play_game(&mut wires, &mut log, settings, starter)?;
         wins[index(end.end.outcome.winner)] += 1;
         eprintln!("game {game}: {}", describe(end.end));
-        let line = end.line;
+        let line = end.record.to_string();
         println!("{line}");
         if let Some(file) = &mut records {
             writeln!(file, "{line}").context("cannot write the record file")?;
@@ -183,10 +183,9 @@ pub(super) fn play_one(
     Ok((end.record, describe(end.end)))
 }
 
-/// A finished game: how it ended and its record line.
+/// A finished game: how it ended and its record.
 struct GameEnd {
     end: End,
-    line: String,
     record: Record,
 }
 
@@ -278,7 +277,6 @@ fn play_game(
         if let Some(end) = referee.end() {
             return Ok(GameEnd {
                 end,
-                line: referee.record().to_string(),
                 record: referee.record().clone(),
             });
         }
