@@ -1008,4 +1008,77 @@ mod tests {
         assert_eq!([red, blue], player_seeds(7, 1));
         assert_ne!(player_seeds(7, 0), player_seeds(7, 1));
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Some of the games of a league of `n` players on 4x4, each with a winner side and
+        /// a reason (by index into [`Reason::ALL`]), or not played.
+        fn results() -> impl Strategy<Value = (usize, Vec<Option<(bool, usize)>>, u64)> {
+            (2usize..=5).prop_flat_map(|n| {
+                let games = n * (n - 1);
+                (
+                    Just(n),
+                    proptest::collection::vec(
+                        proptest::option::of((any::<bool>(), 0..8usize)),
+                        games,
+                    ),
+                    any::<u64>(),
+                )
+            })
+        }
+
+        fn build(n: usize, games: &[Option<(bool, usize)>], seed: u64, reverse: bool) -> League {
+            let names = (0..n).map(|k| format!("p{k}")).collect();
+            let mut league = League::new(names, &[field(4, 4)], seed).unwrap();
+            let mut order: Vec<usize> = (0..games.len()).collect();
+            if reverse {
+                order.reverse();
+            }
+            for index in order {
+                if let Some((red_wins, reason)) = games[index] {
+                    let winner = if red_wins { Side::Red } else { Side::Blue };
+                    let outcome = Outcome {
+                        winner,
+                        reason: Reason::ALL[reason],
+                    };
+                    league
+                        .report_game(index, game_ending(field(4, 4), outcome))
+                        .unwrap();
+                }
+            }
+            league
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            #[test]
+            fn standings_are_a_consistent_ranking((n, games, seed) in results()) {
+                let league = build(n, &games, seed, false);
+                let s = league.standings();
+                let played = games.iter().flatten().count() as u32;
+                prop_assert_eq!(s.len(), n);
+                let mut seen: Vec<usize> = s.iter().map(|r| r.player).collect();
+                seen.sort();
+                prop_assert_eq!(seen, (0..n).collect::<Vec<_>>());
+                for (k, row) in s.iter().enumerate() {
+                    prop_assert_eq!(row.place, k + 1);
+                    prop_assert_eq!(row.won + row.lost, row.played);
+                    prop_assert!(row.goal_wins <= row.won);
+                    prop_assert!(row.faults <= row.lost);
+                    prop_assert_eq!(row.lots, row.tie_break == Some(TieBreak::Lots));
+                    let tied = s.iter().filter(|o| o.points == row.points).count() > 1;
+                    prop_assert_eq!(row.tie_break.is_some(), tied);
+                }
+                prop_assert!(s.windows(2).all(|w| w[0].points >= w[1].points));
+                prop_assert_eq!(s.iter().map(|r| r.won).sum::<u32>(), played);
+                prop_assert_eq!(s.iter().map(|r| r.played).sum::<u32>(), 2 * played);
+                // The order results arrive in changes nothing.
+                prop_assert_eq!(build(n, &games, seed, true).standings(), s);
+            }
+        }
+    }
 }
