@@ -42,7 +42,9 @@ back to back, and each game's players are seeded from the seed and the game's nu
 play the same whatever --jobs is (time-outs aside, which depend on the machine's load).
 A win is 1 point. Ties on points are broken by head-to-head (once, over the whole tied
 group), then wins by goal, then fewer faults, then lots drawn from the seed (spec §7).
-Games without a serial port run in parallel; a board plays one game at a time. A player that
+Games without a serial port run in parallel; a board plays one game at a time. Each game
+starts its players afresh (a new process for exec:, a new emulator for sim, the port opened
+again for a board): an exec: bot's start-up counts against its first turn. A player that
 cannot be started loses each of its games by `disconnect`, and the reason is printed.
 
 Output: the standings, the crosstable, the places 1-3 and every game's record with its
