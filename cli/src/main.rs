@@ -1,13 +1,15 @@
 //! `quadrille`: the organisers' command line over the `engine` and `hdl-sim` crates.
 //!
 //! Exit codes follow the original DOS tools: 0 success / valid, 1 a negative verdict
-//! (not conforming, invalid lap, no lap), 2 unreadable input or a usage error.
+//! (not conforming, invalid lap, no lap), 2 unreadable input or a usage error. A reader that
+//! closes standard output early (`… | head`) ends any command quietly with 0 (see [`out`]).
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 mod contest;
+mod out;
 mod pilot;
 mod racetrack;
 mod sim;
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(err) if out::is_closed(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("quadrille: {err:#}");
             ExitCode::from(2)

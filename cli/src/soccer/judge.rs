@@ -8,6 +8,7 @@
 //! with a note on standard error. Exit 2 for a malformed record, turns after the end of the
 //! game, or a suffix the moves contradict; 0 otherwise.
 
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -16,32 +17,32 @@ use engine::soccer::game::Game;
 use engine::soccer::record::Record;
 use engine::soccer::{Reason, Side};
 
+use crate::out::outln;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The one-line record, e.g. `8x10 red: 3/4/4`, or `-` to read it from standard input.
-    record: String,
+    record: OsString,
 }
 
-/// Reads a record given on the command line, or from standard input for `-`.
-pub(super) fn load(arg: &str) -> anyhow::Result<Record> {
-    let text = if arg == "-" {
-        let mut text = String::new();
+/// Reads a record given on the command line, or from standard input for `-`. The bytes go to
+/// the engine's parser as they are, so that bytes that are not UTF-8 are named by column.
+pub(super) fn load(arg: &OsStr) -> anyhow::Result<Record> {
+    let bytes = if arg == "-" {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .context("reading the record from standard input")?;
-        text
+        bytes
     } else {
-        arg.to_owned()
+        arg.as_encoded_bytes().to_vec()
     };
-    let line = text.trim_end_matches(['\n', '\r']);
-    Record::parse(line).with_context(|| format!("record {line:?}"))
+    Record::parse_bytes(&bytes).context("bad record")
 }
 
 /// Replays a record, turning a contradiction into an error that names it.
 pub(super) fn replay(record: &Record) -> anyhow::Result<Game> {
-    record
-        .replay()
-        .with_context(|| format!("record {:?}", record.to_string()))
+    record.replay().context("the moves contradict the record")
 }
 
 /// The JSON printed by the judge; field order is part of the interface.
@@ -83,6 +84,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let verdict = Verdict::of(&game, record.turns.len());
-    println!("{}", serde_json::to_string(&verdict)?);
+    outln!("{}", serde_json::to_string(&verdict)?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -32,3 +32,8 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::League(args) => league::run(args),
     }
 }
+
+/// `one` for 1, `many` otherwise: "1 turn", "2 turns".
+pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}

@@ -1,25 +1,48 @@
-//! `quadrille soccer moves RECORD [--count]`: the legal complete turns of the player to move.
+//! `quadrille soccer moves RECORD [--count] [--limit N] [--budget STEPS]`: the legal complete
+//! turns of the player to move.
 //!
 //! One digit string per line in ascending byte order (see `engine::soccer::turns` for which
 //! strings count: turn-ending, scoring in either goal, or walking into a dead end), or only
 //! their number with `--count`. The list is streamed, so huge counts need no memory.
 //! **Decision:** when the record's game is already over there is no player to move: exit 2
 //! with a message naming the outcome (as for any other record that cannot be continued).
+//!
+//! **Decision:** the output is always bounded, because a position can have more turns than any
+//! machine can list (a 12×2 field's kick-off) and turns thousands of steps long (254×2). The
+//! list stops after `--limit` turns (default 10,000); `--count` stops after `--budget` steps of
+//! the enumeration (default 100 million, a few seconds). Either way, when more turns exist the
+//! output ends with one line starting with `…` (never a digit, so it cannot be taken for a
+//! turn) that says so and how far it got, and the exit code is still 0: a cut list is an
+//! answer to the question asked, not a failure.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
-use engine::soccer::turns::count_turns;
+use engine::soccer::turns::count_turns_within;
 
 use super::judge::{load, replay};
+use crate::out;
+
+/// Turns listed unless `--limit` says otherwise.
+pub const DEFAULT_LIMIT: u64 = 10_000;
+
+/// Steps of the enumeration `--count` may take unless `--budget` says otherwise: a few seconds
+/// on an ordinary machine (`cargo bench -p engine --bench soccer` prints the rate).
+pub const DEFAULT_BUDGET: u64 = 100_000_000;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The one-line record, e.g. `8x10 red: 3/4/4`, or `-` to read it from standard input.
-    record: String,
+    record: std::ffi::OsString,
     /// Print only the number of legal turns.
     #[arg(long)]
     count: bool,
+    /// List at most this many turns.
+    #[arg(long, default_value_t = DEFAULT_LIMIT, conflicts_with = "count")]
+    limit: u64,
+    /// With `--count`: draw at most this many steps while counting.
+    #[arg(long, value_name = "STEPS", default_value_t = DEFAULT_BUDGET, requires = "count")]
+    budget: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -27,18 +50,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = replay(&record)?;
     if let Some(outcome) = game.outcome() {
         anyhow::bail!(
-            "the game is over ({outcome} at turn {}): no turn to list",
-            game.turn_number()
+            "the game is over ({}): no turn to list",
+            outcome.describe(game.turn_number())
         );
     }
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = out::stdout();
     if args.count {
-        writeln!(out, "{}", count_turns(&game, u64::MAX))?;
+        let count = count_turns_within(&game, args.budget);
+        if count.complete {
+            writeln!(out, "{}", count.turns)?;
+        } else {
+            writeln!(
+                out,
+                "… counted {} {} in {} steps; budget reached (--budget {}), there are more",
+                count.turns,
+                super::plural(count.turns, "turn", "turns"),
+                count.steps,
+                args.budget
+            )?;
+        }
     } else {
+        let mut listed = 0u64;
         for turn in game.legal_turns() {
+            if listed == args.limit {
+                writeln!(
+                    out,
+                    "… listed {listed} {}; limit reached (--limit {}), there are more",
+                    super::plural(listed, "turn", "turns"),
+                    args.limit
+                )?;
+                break;
+            }
             out.write_all(&turn)?;
             out.write_all(b"\n")?;
+            listed += 1;
         }
     }
     out.flush()?;

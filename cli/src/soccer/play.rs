@@ -136,8 +136,8 @@ impl Player {
                     && let Some(outcome) = game.play_turn(turn.digits())
                 {
                     note(format!(
-                        "the opponent's turn {turn} ended the game ({} {})",
-                        outcome.winner, outcome.reason
+                        "the opponent's turn {turn} ended the game: {}",
+                        outcome.describe(game.turn_number())
                     ));
                     return None;
                 }

@@ -14,10 +14,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::rng::SplitMix64;
 use engine::soccer::Side;
+use engine::soccer::game::Game;
 use engine::soccer::record::Record;
 use engine::soccer::referee::{self, End, Referee, RefereeEvent, Settings};
 
 use super::players::PlayerSpec;
+use crate::out::outln;
 use crate::transport::serial::LineArgs;
 use crate::transport::{Connection, Hub, Incoming};
 
@@ -43,10 +45,10 @@ pub struct Args {
     blue: PlayerSpec,
     /// The field's width (even, 2-254).
     #[arg(long, default_value_t = 8)]
-    width: u8,
+    width: u32,
     /// The field's length (even, 2-254).
     #[arg(long, default_value_t = 10)]
-    length: u8,
+    length: u32,
     #[arg(long, value_enum, default_value = "random")]
     starter: Starter,
     /// Each player's time per turn, in milliseconds.
@@ -74,13 +76,13 @@ pub struct Args {
 const SETTLE: Duration = Duration::from_millis(30);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let field = engine::soccer::field::Field::from_sizes(args.width, args.length)
+        .with_context(|| format!("--width {} --length {}", args.width, args.length))?;
     let settings = Settings {
-        width: args.width,
-        length: args.length,
+        width: field.width(),
+        length: field.length(),
         turn_ms: args.turn_ms,
     };
-    engine::soccer::field::Field::new(args.width, args.length)
-        .with_context(|| format!("--width {} --length {}", args.width, args.length))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut rng = SplitMix64::new(seed);
     let line = args.line.settings();
@@ -121,9 +123,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         log.note(wires.now_ms(), &format!("game {game}: {starter} starts"));
         let end = play_game(&mut wires, &mut log, settings, starter)?;
         wins[index(end.end.outcome.winner)] += 1;
-        eprintln!("game {game}: {}", describe(end.end));
+        eprintln!("game {game}: {}", end.text);
         let line = end.record.to_string();
-        println!("{line}");
+        outln!("{line}")?;
         if let Some(file) = &mut records {
             writeln!(file, "{line}").context("cannot write the record file")?;
         }
@@ -140,8 +142,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     eprintln!(
-        "{} games: red ({}) {} - {} blue ({})",
-        args.games, args.red, wins[0], wins[1], args.blue
+        "{} {}: red ({}) {} - {} blue ({})",
+        args.games,
+        super::plural(args.games.into(), "game", "games"),
+        args.red,
+        wins[0],
+        wins[1],
+        args.blue
     );
     log.flush()?;
     wires.hub.shutdown(Duration::from_millis(200));
@@ -180,12 +187,13 @@ pub(super) fn play_one(
         wires.settle(&mut log, Duration::from_millis(wait));
     }
     wires.hub.shutdown(Duration::from_millis(200));
-    Ok((end.record, describe(end.end)))
+    Ok((end.record, end.text))
 }
 
-/// A finished game: how it ended and its record.
+/// A finished game: how it ended, in words too, and its record.
 struct GameEnd {
     end: End,
+    text: String,
     record: Record,
 }
 
@@ -269,14 +277,18 @@ fn play_game(
                 }
                 RefereeEvent::OutOfTurn { side, bytes } => log.note(
                     t,
-                    &format!("{side}: {bytes} protocol bytes out of turn, dropped"),
+                    &format!(
+                        "{side}: {bytes} protocol {} out of turn, dropped",
+                        super::plural(bytes as u64, "byte", "bytes")
+                    ),
                 ),
-                RefereeEvent::Ended(end) => log.note(t, &describe(end)),
+                RefereeEvent::Ended(end) => log.note(t, &describe(end, referee.game())),
             }
         }
         if let Some(end) = referee.end() {
             return Ok(GameEnd {
                 end,
+                text: describe(end, referee.game()),
                 record: referee.record().clone(),
             });
         }
@@ -305,17 +317,16 @@ fn play_game(
     }
 }
 
-fn describe(end: End) -> String {
-    let loser = end.outcome.winner.opponent();
+/// The end of a game in words: who won, at which turn, and what the other side did (or what
+/// the winner did, for a goal), with the framing fault when there was one.
+fn describe(end: End, game: &Game) -> String {
+    // A verdict given on the wire (timeout, disconnect, a framing fault) leaves the moves open:
+    // it falls in the turn after the last one played.
+    let turn = game.turn_number() + usize::from(game.outcome().is_none());
+    let text = end.outcome.describe(turn);
     match end.frame_fault {
-        Some(fault) => format!(
-            "{} wins: {loser} {}: {fault}",
-            end.outcome.winner, end.outcome.reason
-        ),
-        None => format!(
-            "{} wins: {loser} {}",
-            end.outcome.winner, end.outcome.reason
-        ),
+        Some(fault) => format!("{text} ({fault})"),
+        None => text,
     }
 }
 

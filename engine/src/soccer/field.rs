@@ -9,13 +9,15 @@ use thiserror::Error;
 
 use super::types::{Dir, Point, Side};
 
-/// A field size that the spec does not allow (each side must be even and in 2..=254).
+/// A field size that the spec does not allow (each side must be even and in 2..=254). The
+/// size is kept as given, wider than a byte, so that 255, 256 and 300 get the same message
+/// wherever they come from (a record, a command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum FieldError {
-    #[error("width {0} is not an even number in 2..=254")]
-    Width(u8),
-    #[error("length {0} is not an even number in 2..=254")]
-    Length(u8),
+    #[error("width {0} is not an even number from 2 to 254")]
+    Width(u32),
+    #[error("length {0} is not an even number from 2 to 254")]
+    Length(u32),
 }
 
 /// The geometry of a field: `W` squares wide (x = 0..=W), `L` squares long (y = 0..=L), with a
@@ -27,19 +29,24 @@ pub struct Field {
     length: u8,
 }
 
-fn valid_side(n: u8) -> bool {
-    (2..=254).contains(&n) && n.is_multiple_of(2)
+/// `n` as a side of a field, if the spec allows it.
+fn valid_side(n: u32) -> Option<u8> {
+    u8::try_from(n)
+        .ok()
+        .filter(|n| (2..=254).contains(n) && n.is_multiple_of(2))
 }
 
 impl Field {
     /// The field `width`×`length`; both must be even and in 2..=254 (spec §1).
     pub fn new(width: u8, length: u8) -> Result<Field, FieldError> {
-        if !valid_side(width) {
-            return Err(FieldError::Width(width));
-        }
-        if !valid_side(length) {
-            return Err(FieldError::Length(length));
-        }
+        Field::from_sizes(u32::from(width), u32::from(length))
+    }
+
+    /// The field `width`×`length` from sizes given by a person (a command line, a record),
+    /// which may not even fit the protocol's byte.
+    pub fn from_sizes(width: u32, length: u32) -> Result<Field, FieldError> {
+        let width = valid_side(width).ok_or(FieldError::Width(width))?;
+        let length = valid_side(length).ok_or(FieldError::Length(length))?;
         Ok(Field { width, length })
     }
 
@@ -210,6 +217,17 @@ mod tests {
         assert_eq!(Field::new(255, 10), Err(FieldError::Width(255)));
         assert_eq!(Field::new(8, 9), Err(FieldError::Length(9)));
         assert_eq!(Field::new(8, 0), Err(FieldError::Length(0)));
+        assert_eq!(Field::from_sizes(256, 10), Err(FieldError::Width(256)));
+        assert_eq!(Field::from_sizes(8, 300), Err(FieldError::Length(300)));
+        assert_eq!(Field::from_sizes(254, 2), Field::new(254, 2));
+        // One wording for every size out of range, whether or not it fits a byte.
+        for (w, text) in [
+            (1, "width 1 is not an even number from 2 to 254"),
+            (255, "width 255 is not an even number from 2 to 254"),
+            (256, "width 256 is not an even number from 2 to 254"),
+        ] {
+            assert_eq!(Field::from_sizes(w, 10).unwrap_err().to_string(), text);
+        }
     }
 
     #[test]

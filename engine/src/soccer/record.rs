@@ -50,17 +50,27 @@ pub struct Record {
     pub result: Option<Outcome>,
 }
 
-/// A record that cannot be parsed, with the 1-based byte column of the problem.
+/// A record that cannot be parsed: where (the 1-based byte column, and the turn inside the
+/// turns), what, and a short quote of the input around that place, so that a message about a
+/// 50 MB record stays a line long.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("column {column}: {kind}")]
+#[error("column {column}: {kind} (near `{near}`)")]
 pub struct RecordError {
     pub column: usize,
     pub kind: RecordErrorKind,
+    /// At most [`QUOTE_CHARS`] characters of the input around `column` (escaped, `…` where
+    /// cut), starting up to half of that before it.
+    pub near: String,
 }
+
+/// How many characters of the input a [`RecordError`] quotes.
+pub const QUOTE_CHARS: usize = 60;
 
 /// What is wrong at [`RecordError::column`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RecordErrorKind {
+    #[error("the record is not UTF-8 text (byte {byte:#04x})")]
+    NotUtf8 { byte: u8 },
     #[error("expected the field size as `<W>x<L>`, e.g. `8x10`")]
     Size,
     #[error("{0}")]
@@ -77,7 +87,8 @@ pub enum RecordErrorKind {
     SpaceBeforeHash,
     #[error("expected ` <winner> <reason>` after `#`, e.g. `# red goal`")]
     Verdict,
-    #[error("unknown reason {0:?}")]
+    /// The word as written, cut to a few characters.
+    #[error("unknown reason `{0}`")]
     UnknownReason(String),
 }
 
@@ -86,35 +97,72 @@ pub enum RecordErrorKind {
 pub enum ReplayError {
     #[error("{0}")]
     Field(FieldError),
-    #[error("the game ended at turn {ended} ({outcome}) but the record has {turns} turns")]
+    #[error("{}, but the record goes on to turn {turns}", outcome.describe(*ended))]
     TurnsAfterEnd {
         ended: usize,
         outcome: Outcome,
         turns: usize,
     },
-    #[error("the record says `{claimed}` but the moves show {}", shown.map_or("an unfinished game".to_string(), |o| format!("`{o}`")))]
+    #[error("the record says `{claimed}`, but {}", match shown {
+        Some(o) => format!("the moves show that {}", o.describe(*turns)),
+        None => format!("the moves leave the game open after turn {turns}, {to_move} to move"),
+    })]
     ResultMismatch {
         claimed: Outcome,
+        /// What the moves show, ended during turn `turns`.
         shown: Option<Outcome>,
+        /// Turns in the record.
+        turns: usize,
+        /// Who is to move when the moves leave the game open.
+        to_move: Side,
     },
 }
 
-fn err(column: usize, kind: RecordErrorKind) -> RecordError {
-    RecordError { column, kind }
+/// At most [`QUOTE_CHARS`] characters of `line` around the 0-based byte `at`, escaped.
+fn quote(line: &[u8], at: usize) -> String {
+    let at = at.min(line.len());
+    let is_start = |i: usize| i >= line.len() || line[i] & 0xC0 != 0x80;
+    let mut from = at.saturating_sub(QUOTE_CHARS / 2);
+    while !is_start(from) {
+        from += 1;
+    }
+    let mut text = String::new();
+    if from > 0 {
+        text.push('…');
+    }
+    let rest = String::from_utf8_lossy(&line[from..line.len().min(from + 4 * QUOTE_CHARS)]);
+    let mut chars = rest.chars();
+    for c in chars.by_ref().take(QUOTE_CHARS) {
+        text.extend(c.escape_debug());
+    }
+    if chars.next().is_some() || from + 4 * QUOTE_CHARS < line.len() {
+        text.push('…');
+    }
+    text
 }
 
-/// Parses an even size 1..=3 digits at `at`, returning it and the index after it.
-fn parse_size(bytes: &[u8], at: usize) -> Result<(u8, usize), RecordError> {
+fn err(line: &[u8], column: usize, kind: RecordErrorKind) -> RecordError {
+    RecordError {
+        column,
+        kind,
+        near: quote(line, column.saturating_sub(1)),
+    }
+}
+
+/// Parses a size, a run of decimal digits at `at`, returning it and the index after it.
+/// Any number of digits is read, so that 256 or 1000 is reported as a size out of range, like
+/// 255 (values beyond `u32` saturate).
+fn parse_size(bytes: &[u8], at: usize) -> Result<(u32, usize), RecordError> {
     let digits = bytes[at..]
         .iter()
         .take_while(|b| b.is_ascii_digit())
         .count();
-    if digits == 0 || digits > 3 {
-        return Err(err(at + 1, RecordErrorKind::Size));
+    if digits == 0 {
+        return Err(err(bytes, at + 1, RecordErrorKind::Size));
     }
-    let text = std::str::from_utf8(&bytes[at..at + digits]).expect("ASCII digits");
-    let value: u16 = text.parse().expect("at most three digits");
-    let value = u8::try_from(value).map_err(|_| err(at + 1, RecordErrorKind::Size))?;
+    let value = bytes[at..at + digits].iter().fold(0u32, |v, d| {
+        v.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+    });
     Ok((value, at + digits))
 }
 
@@ -132,24 +180,48 @@ impl Record {
 
     /// Parses the one-line form (see the module docs).
     pub fn parse(s: &str) -> Result<Record, RecordError> {
-        let s = s
-            .strip_suffix("\r\n")
-            .or_else(|| s.strip_suffix('\n'))
-            .unwrap_or(s);
+        Record::parse_bytes(s.as_bytes())
+    }
+
+    /// Parses the one-line form from raw bytes, as read from a file, a pipe or a wire: never
+    /// panics, whatever the bytes; bytes that are not UTF-8 are an error naming their column.
+    pub fn parse_bytes(line: &[u8]) -> Result<Record, RecordError> {
+        let line = line
+            .strip_suffix(b"\r\n")
+            .or_else(|| line.strip_suffix(b"\n"))
+            .unwrap_or(line);
+        let s = match std::str::from_utf8(line) {
+            Ok(s) => s,
+            Err(e) => {
+                let at = e.valid_up_to();
+                return Err(err(
+                    line,
+                    at + 1,
+                    RecordErrorKind::NotUtf8 { byte: line[at] },
+                ));
+            }
+        };
         let bytes = s.as_bytes();
         let (width, at) = parse_size(bytes, 0)?;
         if bytes.get(at) != Some(&b'x') {
-            return Err(err(at + 1, RecordErrorKind::Size));
+            return Err(err(bytes, at + 1, RecordErrorKind::Size));
         }
         let (length, at) = parse_size(bytes, at + 1)?;
-        Field::new(width, length).map_err(|e| err(1, RecordErrorKind::Field(e)))?;
+        let field = Field::from_sizes(width, length).map_err(|e| {
+            let column = match e {
+                FieldError::Width(_) => 1,
+                FieldError::Length(_) => s.find('x').map_or(1, |x| x + 2),
+            };
+            err(bytes, column, RecordErrorKind::Field(e))
+        })?;
+        let (width, length) = (field.width(), field.length());
         let rest = &s[at..];
         let (starter, after) = if let Some(r) = rest.strip_prefix(" red:") {
             (Side::Red, r)
         } else if let Some(r) = rest.strip_prefix(" blue:") {
             (Side::Blue, r)
         } else {
-            return Err(err(at + 1, RecordErrorKind::Starter));
+            return Err(err(bytes, at + 1, RecordErrorKind::Starter));
         };
         let mut at = s.len() - after.len();
         let mut record = Record {
@@ -163,7 +235,7 @@ impl Record {
             return Ok(record);
         }
         let Some(after) = after.strip_prefix(' ') else {
-            return Err(err(at + 1, RecordErrorKind::SpaceAfterColon));
+            return Err(err(bytes, at + 1, RecordErrorKind::SpaceAfterColon));
         };
         at += 1;
         let (turns_text, verdict) = match after.find('#') {
@@ -175,14 +247,14 @@ impl Record {
                 } else {
                     before
                         .strip_suffix(' ')
-                        .ok_or_else(|| err(at + k + 1, RecordErrorKind::SpaceBeforeHash))?
+                        .ok_or_else(|| err(bytes, at + k + 1, RecordErrorKind::SpaceBeforeHash))?
                 };
                 (turns_text, Some((at + k + 1, &after[k + 1..])))
             }
         };
-        record.turns = parse_turns(turns_text, at)?;
+        record.turns = parse_turns(bytes, turns_text, at)?;
         if let Some((hash_at, text)) = verdict {
-            record.result = Some(parse_verdict(text, hash_at)?);
+            record.result = Some(parse_verdict(bytes, text, hash_at)?);
         }
         Ok(record)
     }
@@ -222,15 +294,20 @@ impl Record {
                 },
             };
             if !consistent {
-                return Err(ReplayError::ResultMismatch { claimed, shown });
+                return Err(ReplayError::ResultMismatch {
+                    claimed,
+                    shown,
+                    turns: self.turns.len(),
+                    to_move: game.to_move(),
+                });
             }
         }
         Ok(game)
     }
 }
 
-/// Parses the turns part (`text` starts at byte index `at` of the line).
-fn parse_turns(text: &str, at: usize) -> Result<Vec<Vec<u8>>, RecordError> {
+/// Parses the turns part (`text` starts at byte index `at` of `line`).
+fn parse_turns(line: &[u8], text: &str, at: usize) -> Result<Vec<Vec<u8>>, RecordError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
@@ -246,12 +323,14 @@ fn parse_turns(text: &str, at: usize) -> Result<Vec<Vec<u8>>, RecordError> {
                 .find(|&(_, c)| !('0'..='7').contains(&c))
             {
                 return Err(err(
+                    line,
                     start + k + 1,
                     RecordErrorKind::NotADigit { turn, found: c },
                 ));
             }
             if piece.len() > MAX_TURN_DIGITS {
                 return Err(err(
+                    line,
                     start + MAX_TURN_DIGITS + 1,
                     RecordErrorKind::TurnTooLong { turn },
                 ));
@@ -263,9 +342,12 @@ fn parse_turns(text: &str, at: usize) -> Result<Vec<Vec<u8>>, RecordError> {
     Ok(turns)
 }
 
-/// Parses ` <winner> <reason>` (`text` starts at byte index `at` of the line).
-fn parse_verdict(text: &str, at: usize) -> Result<Outcome, RecordError> {
-    let verdict = || err(at + 1, RecordErrorKind::Verdict);
+/// How many characters of an unknown reason word an error keeps.
+const REASON_CHARS: usize = 20;
+
+/// Parses ` <winner> <reason>` (`text` starts at byte index `at` of `line`).
+fn parse_verdict(line: &[u8], text: &str, at: usize) -> Result<Outcome, RecordError> {
+    let verdict = || err(line, at + 1, RecordErrorKind::Verdict);
     let text = text.strip_prefix(' ').ok_or_else(verdict)?;
     let (winner, reason) = text.split_once(' ').ok_or_else(verdict)?;
     let winner = match winner {
@@ -274,8 +356,17 @@ fn parse_verdict(text: &str, at: usize) -> Result<Outcome, RecordError> {
         _ => return Err(verdict()),
     };
     let reason_at = at + 1 + winner.name().len() + 1;
-    let reason = Reason::from_name(reason)
-        .ok_or_else(|| err(reason_at + 1, RecordErrorKind::UnknownReason(reason.into())))?;
+    let reason = Reason::from_name(reason).ok_or_else(|| {
+        let mut shown: String = reason.chars().take(REASON_CHARS).collect();
+        if shown.len() < reason.len() {
+            shown.push('…');
+        }
+        err(
+            line,
+            reason_at + 1,
+            RecordErrorKind::UnknownReason(shown.escape_debug().to_string()),
+        )
+    })?;
     Ok(Outcome { winner, reason })
 }
 
@@ -361,7 +452,11 @@ mod tests {
             e("9x10 red:").kind,
             RecordErrorKind::Field(FieldError::Width(9))
         );
-        assert_eq!(e("8x300 red:").kind, RecordErrorKind::Size);
+        assert_eq!(
+            e("8x300 red:").kind,
+            RecordErrorKind::Field(FieldError::Length(300))
+        );
+        assert_eq!(e("8x300 red:").column, 3);
         assert_eq!(e("8x10 green:").column, 5);
         assert_eq!(e("8x10 red:3").kind, RecordErrorKind::SpaceAfterColon);
         assert_eq!(
@@ -371,7 +466,8 @@ mod tests {
                 kind: RecordErrorKind::NotADigit {
                     turn: 3,
                     found: '8'
-                }
+                },
+                near: "8x10 red: 3/0/4482".into()
             }
         );
         assert_eq!(
@@ -379,12 +475,95 @@ mod tests {
             RecordErrorKind::SpaceBeforeHash
         );
         assert_eq!(e("8x10 red: 3 # red").kind, RecordErrorKind::Verdict);
+        let draw = e("8x10 red: 3 # red draw");
+        assert_eq!(draw.column, 19);
+        assert_eq!(draw.kind, RecordErrorKind::UnknownReason("draw".into()));
+    }
+
+    #[test]
+    fn messages_quote_a_bounded_excerpt_of_the_input() {
+        // A 1 MB record with a bad digit near its end: the message names the turn and the
+        // column and quotes 60 characters around the place, not the whole line.
+        let mut line = "8x10 red: ".to_string();
+        for _ in 0..200_000 {
+            line.push_str("3/4/");
+        }
+        line.push_str("48");
+        let error = Record::parse(&line).unwrap_err();
+        assert_eq!(error.column, line.len());
+        let text = error.to_string();
         assert_eq!(
-            e("8x10 red: 3 # red draw"),
-            RecordError {
-                column: 19,
-                kind: RecordErrorKind::UnknownReason("draw".into())
-            }
+            text,
+            format!(
+                "column {}: turn 400001: '8' is not a step digit 0-7 (near `…{}48`)",
+                line.len(),
+                "/3/4".repeat(7) + "/"
+            )
+        );
+        // A long unknown reason is cut too.
+        let long = format!("8x10 red: 3 # red {}", "x".repeat(1_000_000));
+        let text = Record::parse(&long).unwrap_err().to_string();
+        assert!(text.len() < 200, "{text}");
+        assert!(text.starts_with("column 19: unknown reason `xxxxxxxxxxxxxxxxxxxx…` (near `"));
+    }
+
+    #[test]
+    fn sizes_out_of_range_get_one_wording() {
+        for (record, column, message) in [
+            (
+                "255x10 red:",
+                1,
+                "width 255 is not an even number from 2 to 254",
+            ),
+            (
+                "256x10 red:",
+                1,
+                "width 256 is not an even number from 2 to 254",
+            ),
+            (
+                "0x10 red:",
+                1,
+                "width 0 is not an even number from 2 to 254",
+            ),
+            (
+                "1x10 red:",
+                1,
+                "width 1 is not an even number from 2 to 254",
+            ),
+            (
+                "300x10 red:",
+                1,
+                "width 300 is not an even number from 2 to 254",
+            ),
+            (
+                "8x255 red:",
+                3,
+                "length 255 is not an even number from 2 to 254",
+            ),
+            (
+                "8x1000 red:",
+                3,
+                "length 1000 is not an even number from 2 to 254",
+            ),
+        ] {
+            let error = Record::parse(record).unwrap_err();
+            assert_eq!(error.column, column, "{record}");
+            assert_eq!(error.kind.to_string(), message, "{record}");
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_named_by_column() {
+        let error = Record::parse_bytes(b"8x10 red: 3/\xff4").unwrap_err();
+        assert_eq!(error.column, 13);
+        assert_eq!(error.kind, RecordErrorKind::NotUtf8 { byte: 0xff });
+        assert_eq!(
+            error.to_string(),
+            "column 13: the record is not UTF-8 text (byte 0xff) (near `8x10 red: 3/\u{fffd}4`)"
+        );
+        assert_eq!(
+            Record::parse_bytes(b"8x10 red: 3/4\n"),
+            Ok(rec("8x10 red: 3/4"))
         );
     }
 
@@ -430,13 +609,9 @@ mod tests {
     #[test]
     fn a_turn_longer_than_the_protocol_allows_is_refused() {
         let long = format!("8x10 red: 3/{}", "0".repeat(MAX_TURN_DIGITS + 1));
-        assert_eq!(
-            Record::parse(&long).unwrap_err(),
-            RecordError {
-                column: 13 + MAX_TURN_DIGITS,
-                kind: RecordErrorKind::TurnTooLong { turn: 2 }
-            }
-        );
+        let error = Record::parse(&long).unwrap_err();
+        assert_eq!(error.column, 13 + MAX_TURN_DIGITS);
+        assert_eq!(error.kind, RecordErrorKind::TurnTooLong { turn: 2 });
         let fits = format!("8x10 red: {}", "0".repeat(MAX_TURN_DIGITS));
         assert_eq!(rec(&fits).turns[0].len(), MAX_TURN_DIGITS);
     }

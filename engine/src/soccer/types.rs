@@ -207,6 +207,28 @@ pub struct Outcome {
     pub reason: Reason,
 }
 
+impl Outcome {
+    /// The outcome in words for people, naming both who won and who did what, e.g. `blue wins
+    /// at turn 2: red made an incomplete turn`; `turn` is the 1-based turn during which the
+    /// game ended. (The record's terse `red goal` names only the winner, which reads wrongly
+    /// for faults; records and JSON keep that form, spec §5.)
+    pub fn describe(self, turn: usize) -> String {
+        let winner = self.winner;
+        let loser = winner.opponent();
+        let what = match self.reason {
+            Reason::Goal => format!("{winner} scored in {loser}'s goal"),
+            Reason::OwnGoal => format!("{loser} scored in its own goal"),
+            Reason::Stuck => format!("{loser} is stuck on a bounce point with no legal step"),
+            Reason::IllegalStep => format!("{loser} made an illegal step"),
+            Reason::IncompleteTurn => format!("{loser} made an incomplete turn"),
+            Reason::AfterEnd => format!("{loser} stepped on after its turn had ended"),
+            Reason::Timeout => format!("{loser} did not complete a turn in time"),
+            Reason::Disconnect => format!("{loser} disconnected"),
+        };
+        format!("{winner} wins at turn {turn}: {what}")
+    }
+}
+
 impl fmt::Display for Outcome {
     /// The winner and the reason as a record's suffix writes them, e.g. `red goal`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -229,6 +251,35 @@ mod tests {
         assert_eq!(Dir::from_digit(b'8'), None);
         assert_eq!(Dir::S.delta(), (0, 1));
         assert_eq!(Dir::NE.delta(), (1, -1));
+    }
+
+    #[test]
+    fn descriptions_name_the_winner_and_the_side_that_acted() {
+        let o = |winner, reason| Outcome { winner, reason };
+        assert_eq!(
+            o(Side::Blue, Reason::IncompleteTurn).describe(2),
+            "blue wins at turn 2: red made an incomplete turn"
+        );
+        assert_eq!(
+            o(Side::Red, Reason::Goal).describe(7),
+            "red wins at turn 7: red scored in blue's goal"
+        );
+        assert_eq!(
+            o(Side::Red, Reason::OwnGoal).describe(1),
+            "red wins at turn 1: blue scored in its own goal"
+        );
+        assert_eq!(
+            o(Side::Blue, Reason::Stuck).describe(1),
+            "blue wins at turn 1: red is stuck on a bounce point with no legal step"
+        );
+        assert_eq!(
+            o(Side::Red, Reason::AfterEnd).describe(4),
+            "red wins at turn 4: blue stepped on after its turn had ended"
+        );
+        assert_eq!(
+            o(Side::Red, Reason::Disconnect).describe(3),
+            "red wins at turn 3: blue disconnected"
+        );
     }
 
     #[test]
