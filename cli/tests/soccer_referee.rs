@@ -236,3 +236,36 @@ fn a_player_that_never_stops_talking_cannot_stall_the_referee() {
     assert_eq!(lines, vec!["8x10 blue: # red illegal_step".to_string()]);
     assert!(start.elapsed() < Duration::from_secs(20));
 }
+
+/// Issue 19: the referee's summary named the winner where a reader expects the faulty side,
+/// and said `1 games`.
+#[test]
+fn the_summary_names_winner_and_faulty_side() {
+    let args = [
+        "soccer",
+        "referee",
+        "--red",
+        &bot(&["3"]),
+        "--blue",
+        &bot(&["0"]),
+        "--starter",
+        "red",
+        "--turn-ms",
+        "3000",
+    ];
+    let out = run(quadrille(&args), LIMIT);
+    assert_eq!(
+        stdout_lines(&out),
+        vec!["8x10 red: 3/0 # red incomplete_turn"]
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let red = bot(&["3"]);
+    let blue = bot(&["0"]);
+    assert_eq!(
+        err,
+        format!(
+            "game 1: red wins at turn 2: blue made an incomplete turn\n\
+             1 game: red ({red}) 1 - 0 blue ({blue})\n"
+        )
+    );
+}
