@@ -43,7 +43,7 @@ pub enum SessionError {
     Decode(#[from] DecodeError),
     /// A well-formed message that does not fit the game's phase (e.g. `l` before `w`, or a
     /// turn while it is already our turn).
-    #[error("unexpected {message:?} ending at byte {offset} while {phase}")]
+    #[error("unexpected {} ending at byte {offset} while {phase}", brief(message))]
     Unexpected {
         message: ToPlayer,
         offset: u64,
@@ -56,6 +56,24 @@ pub enum SessionError {
         length: u8,
         error: FieldError,
     },
+}
+
+/// A message in a few words for an error: a turn of up to 65,535 digits is cut to its first
+/// 20, so that a message about it stays a line long.
+fn brief(message: &ToPlayer) -> String {
+    const SHOWN: usize = 20;
+    match message {
+        ToPlayer::Turn(turn) if turn.digits().len() > SHOWN => format!(
+            "turn {{{}…}} of {} digits",
+            &turn.as_str()[..SHOWN],
+            turn.digits().len()
+        ),
+        ToPlayer::Turn(turn) => format!("turn {{{turn}}}"),
+        ToPlayer::Width(w) => format!("width {w}"),
+        ToPlayer::Length(l) => format!("length {l}"),
+        ToPlayer::Colour(side) => format!("colour {side}"),
+        ToPlayer::Start => "start `{}`".to_string(),
+    }
 }
 
 /// Why a turn could not be sent.
