@@ -17,6 +17,7 @@ use engine::racetrack::judge::{self, Verdict};
 use engine::racetrack::pools::{self, ContestReport, EntrantId, Outcome, PoolResults};
 use serde::Serialize;
 
+use crate::out::{out, outln};
 use plan::{PilotSource, Plan};
 use runner::RunEnd;
 
@@ -169,9 +170,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = pools::run_contest(entrants, |_, _, members| contest.play(members))?;
     let json = ContestJson::new(&contest, &report);
     if args.json {
-        println!("{}", serde_json::to_string(&json)?);
+        outln!("{}", serde_json::to_string(&json)?)?;
     } else {
-        print_text(&json);
+        print_text(&json)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -306,7 +307,7 @@ impl ContestJson {
     }
 }
 
-fn print_text(c: &ContestJson) {
+fn print_text(c: &ContestJson) -> std::io::Result<()> {
     for round in &c.rounds {
         for pool in &round.pools {
             let title = if round.is_final {
@@ -314,7 +315,7 @@ fn print_text(c: &ContestJson) {
             } else {
                 format!("Round {}, pool {}", round.round, pool.pool)
             };
-            println!("{title}");
+            outln!("{title}")?;
             let width = pool
                 .circuits
                 .iter()
@@ -329,19 +330,19 @@ fn print_text(c: &ContestJson) {
                 .max()
                 .unwrap_or(0)
                 .max(5);
-            print!("  {:>5}  {:<names$}", "place", "pilot");
+            out!("  {:>5}  {:<names$}", "place", "pilot")?;
             for circuit in &pool.circuits {
-                print!("  {circuit:>width$}");
+                out!("  {circuit:>width$}")?;
             }
-            println!("  {:>6}", "points");
+            outln!("  {:>6}", "points")?;
             for s in &pool.standings {
-                print!("  {:>5}  {:<names$}", s.place, s.name);
+                out!("  {:>5}  {:<names$}", s.place, s.name)?;
                 for (lap, pts) in s.laps.iter().zip(&s.circuit_points) {
                     let cell = match lap.time {
                         Some(t) => format!("{t:.2}s {pts:>2}"),
                         None => format!("-- {pts:>2}"),
                     };
-                    print!("  {cell:>width$}");
+                    out!("  {cell:>width$}")?;
                 }
                 let mut note = String::new();
                 if s.qualified {
@@ -355,26 +356,27 @@ fn print_text(c: &ContestJson) {
                     pools::Separation::Tied => note.push_str("  (tied)"),
                     pools::Separation::Points => {}
                 }
-                println!("  {:>6}{note}", s.points);
+                outln!("  {:>6}{note}", s.points)?;
             }
             if let Some(mean) = pool.mean_valid_time {
-                println!("  mean valid lap time {mean:.2} s");
+                outln!("  mean valid lap time {mean:.2} s")?;
             }
-            println!();
+            outln!()?;
         }
     }
-    println!("Final ranking");
+    outln!("Final ranking")?;
     for r in &c.ranking {
-        println!("  {:>3}. {} ({} points)", r.place, r.name, r.points);
+        outln!("  {:>3}. {} ({} points)", r.place, r.name, r.points)?;
     }
-    println!();
-    println!("Pilots");
+    outln!()?;
+    outln!("Pilots")?;
     for p in &c.pilots {
         let status = if p.operational {
             "operational"
         } else {
             "not operational"
         };
-        println!("  {}: {}/{} valid laps, {status}", p.name, p.valid, p.given);
+        outln!("  {}: {}/{} valid laps, {status}", p.name, p.valid, p.given)?;
     }
+    Ok(())
 }

@@ -13,6 +13,8 @@ use anyhow::{Context, bail};
 use engine::racetrack::pilot::{Lap, Pilot, PilotError};
 use engine::racetrack::{Circuit, conformity, judge};
 
+use crate::out::outln;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The circuit (`.cir`).
@@ -93,13 +95,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             time,
             millis,
         };
-        println!("{}", serde_json::to_string(&json)?);
+        outln!("{}", serde_json::to_string(&json)?)?;
     } else {
-        println!(
+        outln!(
             "{pilot}: {} moves, {time:.2} s, solved in {millis:.1} ms; wrote {}",
             lap.moves(),
             output.display()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

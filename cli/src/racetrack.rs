@@ -15,6 +15,8 @@ use engine::racetrack::judge::{self, Fault, Verdict};
 use engine::racetrack::{Circuit, LineEnding, ResultFile, bmp, f1, log};
 use serde::Serialize;
 
+use crate::out::outln;
+
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Check a circuit's conformity (VERIFCIR). Exit 0 conforming, 1 not, 2 unreadable.
@@ -139,7 +141,7 @@ fn print_report_json(report: &Report) -> anyhow::Result<()> {
         conforming: report.is_conforming(),
         violations: report.violations.iter().map(ViolationJson::from).collect(),
     };
-    println!("{}", serde_json::to_string(&json)?);
+    outln!("{}", serde_json::to_string(&json)?)?;
     Ok(())
 }
 
@@ -150,11 +152,11 @@ fn verifcir(file: &Path, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         print_report_json(&report)?;
     } else if report.is_conforming() {
-        println!("{}: conforming", file.display());
+        outln!("{}: conforming", file.display())?;
     } else {
-        println!("{}: NOT conforming", file.display());
+        outln!("{}: NOT conforming", file.display())?;
         for v in &report.violations {
-            println!("  {v}");
+            outln!("  {v}")?;
         }
     }
     Ok(if report.is_conforming() {
@@ -294,7 +296,7 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
                 message: fault.to_string(),
             })?,
         };
-        println!("{out}");
+        outln!("{out}")?;
     } else {
         let mut animated = !opts.text && std::io::stdout().is_terminal();
         if animated && !animate::fits() {
@@ -304,7 +306,7 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
         if let (true, Some(circuit), Ok(f)) = (animated, &circuit, &parsed) {
             animate::play(circuit, &f.positions, &verdict, opts.delay)?;
         }
-        print_text(file, pilot, circuit_name, &verdict);
+        print_text(file, pilot, circuit_name, &verdict)?;
     }
     Ok(if verdict.is_valid() {
         ExitCode::SUCCESS
@@ -313,23 +315,24 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_text(file: &Path, pilot: &str, circuit: &str, verdict: &Verdict) {
-    println!("Result file : {}", file.display());
-    println!("Pilot       : {pilot}");
-    println!("Circuit     : {circuit}");
+fn print_text(file: &Path, pilot: &str, circuit: &str, verdict: &Verdict) -> std::io::Result<()> {
+    outln!("Result file : {}", file.display())?;
+    outln!("Pilot       : {pilot}")?;
+    outln!("Circuit     : {circuit}")?;
     match verdict {
         Verdict::Valid(lap) => {
-            println!("Verdict     : valid lap");
-            println!("Moves       : {}", lap.moves);
-            println!("Time        : {} s", lap.time_shown());
-            println!("Distance    : {:.1} m", lap.distance_m);
-            println!("Avg speed   : {} km/h", lap.speed_shown());
+            outln!("Verdict     : valid lap")?;
+            outln!("Moves       : {}", lap.moves)?;
+            outln!("Time        : {} s", lap.time_shown())?;
+            outln!("Distance    : {:.1} m", lap.distance_m)?;
+            outln!("Avg speed   : {} km/h", lap.speed_shown())?;
         }
         Verdict::Invalid(fault) => {
-            println!("Verdict     : INVALID ({})", fault.kind());
-            println!("Reason      : {fault}");
+            outln!("Verdict     : INVALID ({})", fault.kind())?;
+            outln!("Reason      : {fault}")?;
         }
     }
+    Ok(())
 }
 
 fn append_log(path: &Path, line: &str) -> anyhow::Result<()> {

@@ -153,8 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
 
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = crate::out::line();
     let mut monitor = monitor;
     let mut rx_level = true;
     for k in 0..args.cycles {

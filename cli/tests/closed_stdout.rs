@@ -1,0 +1,52 @@
+//! Issue 19: `quadrille … | head` ended with `Broken pipe (os error 32)` and exit 2 (or a
+//! panic from `println!`). Every command that writes to standard output ends quietly with
+//! exit 0 when its reader has gone; standard output is closed here before the command writes.
+
+mod common;
+
+use std::process::Stdio;
+
+use common::{quadrille, write_sample};
+
+/// Runs `args` with standard output a pipe whose reading end is already closed.
+fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = quadrille(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quadrille");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_writing_command_ends_quietly_on_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let ring = write_sample(dir.path(), "ring", "ring.cir");
+    let ring = ring.to_str().unwrap();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["soccer", "moves", "254x2 red: "],
+        vec![
+            "soccer",
+            "moves",
+            "12x2 red: ",
+            "--count",
+            "--budget",
+            "1000",
+        ],
+        vec!["soccer", "judge", "8x10 red: 3"],
+        vec!["verifcir", ring],
+        vec!["verifcir", ring, "--json"],
+    ];
+    for args in &commands {
+        assert_eq!(
+            with_closed_stdout(args),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+}
