@@ -70,20 +70,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )?;
         }
     } else {
-        let mut listed = 0u64;
-        for turn in game.legal_turns() {
-            if listed == args.limit {
-                writeln!(
-                    out,
-                    "… listed {listed} {}; limit reached (--limit {}), there are more",
-                    super::plural(listed, "turn", "turns"),
-                    args.limit
-                )?;
-                break;
-            }
+        let mut turns = game.legal_turns();
+        for turn in turns
+            .by_ref()
+            .take(usize::try_from(args.limit).unwrap_or(usize::MAX))
+        {
             out.write_all(&turn)?;
             out.write_all(b"\n")?;
-            listed += 1;
+        }
+        if turns.next().is_some() {
+            let listed = args.limit;
+            writeln!(
+                out,
+                "… listed {listed} {}; limit reached (--limit {listed}), there are more",
+                super::plural(listed, "turn", "turns"),
+            )?;
         }
     }
     out.flush()?;
