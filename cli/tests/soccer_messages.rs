@@ -121,6 +121,14 @@ fn contradictions_name_winner_and_faulty_side() {
         "quadrille: the moves contradict the record: the record says `red stuck`, but the moves \
          leave the game open after turn 2, red to move\n"
     );
+    // A verdict the moves cannot show is explained in the note.
+    let out = run(&["soccer", "judge", "8x10 red: 3/4 # blue timeout"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stderr(&out),
+        "quadrille: note: the record says `blue timeout` (blue wins at turn 3: red did not \
+         complete a turn in time), which the moves cannot show; judging the moves alone\n"
+    );
     // The record's own suffix keeps the spec's form: winner and reason.
     let out = run(&["soccer", "judge", "8x10 red: 3/0 # red incomplete_turn"]);
     assert_eq!(code(&out), 0);

@@ -120,6 +120,10 @@ fn budget_cuts_the_count_with_a_line_that_says_how_far_it_got() {
         stdout(&moves(&["8x10 red: ", "--count", "--budget", "5"])),
         "… counted 5 turns in 5 steps; budget reached (--budget 5), there are more\n"
     );
+    assert_eq!(
+        stdout(&moves(&["8x10 red: ", "--count", "--budget", "1"])),
+        "… counted 1 turn in 1 step; budget reached (--budget 1), there are more\n"
+    );
     // Six steps suffice for the six one-step turns of the kick-off: the count is exact.
     assert_eq!(
         stdout(&moves(&["8x10 red: ", "--count", "--budget", "6"])),

@@ -80,7 +80,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = replay(&record)?;
     if let (Some(claimed), None) = (record.result, game.outcome()) {
         eprintln!(
-            "quadrille: note: `{claimed}` cannot be seen in the moves; judging the moves alone"
+            "quadrille: note: the record says `{claimed}` ({}), which the moves cannot show; \
+             judging the moves alone",
+            claimed.describe(game.turn_number() + 1)
         );
     }
     let verdict = Verdict::of(&game, record.turns.len());

@@ -62,10 +62,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             writeln!(
                 out,
-                "… counted {} {} in {} steps; budget reached (--budget {}), there are more",
+                "… counted {} {} in {} {}; budget reached (--budget {}), there are more",
                 count.turns,
                 super::plural(count.turns, "turn", "turns"),
                 count.steps,
+                super::plural(count.steps, "step", "steps"),
                 args.budget
             )?;
         }
