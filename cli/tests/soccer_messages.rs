@@ -63,6 +63,24 @@ fn bytes_that_are_not_utf8_are_named_by_column() {
     );
 }
 
+/// The same on the command line, where the bytes reach the parser as they are.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_named_by_column() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"8x10 \xffred: 3");
+    let out = quadrille(&["soccer", "judge"])
+        .arg(arg)
+        .output()
+        .expect("run");
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "quadrille: bad record: column 6: the record is not UTF-8 text (byte 0xff) \
+         (near `8x10 \u{fffd}red: 3`)\n"
+    );
+}
+
 /// 255 and 256 used to get different kinds of message (a field error, a syntax error).
 #[test]
 fn every_size_out_of_range_reads_alike() {

@@ -3,6 +3,11 @@
 //! Layers, bottom up: [`types`] (sides, directions, points, outcomes), the rules (`field`,
 //! `game`, `turns`, `record`), the engine player (`search`), and the wire protocol as sans-IO
 //! state machines (`protocol`, `player`, `referee`); on top, the league of many games (`league`).
+//!
+//! Readers of untrusted bytes, which take any input without panicking and answer with errors
+//! of a line (the fuzz targets' entry points): [`record::Record::parse_bytes`],
+//! [`protocol::Decoder::push`], [`protocol::TurnScanner::push`], [`protocol::Turn::new`],
+//! [`player::PlayerSession::handle_input`] and [`referee::Referee::handle_input`].
 
 pub mod field;
 pub mod game;
