@@ -13,7 +13,7 @@ mod referee;
 pub enum Command {
     /// Judge a game record and print the outcome as JSON.
     Judge(judge::Args),
-    /// List every legal complete turn for the player to move.
+    /// List the legal complete turns of the player to move (at most `--limit`), or count them.
     Moves(moves::Args),
     /// Referee games between boards, bots and the engine.
     Referee(referee::Args),
