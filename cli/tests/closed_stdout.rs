@@ -28,6 +28,15 @@ fn every_writing_command_ends_quietly_on_a_closed_pipe() {
     let dir = tempfile::tempdir().unwrap();
     let ring = write_sample(dir.path(), "ring", "ring.cir");
     let ring = ring.to_str().unwrap();
+    let plan = dir.path().join("league.toml");
+    std::fs::write(
+        &plan,
+        "seed = 1\nsizes = [\"4x4\"]\nturn_ms = 3000\n\
+         [[player]]\nname = \"a\"\nspec = \"engine:1\"\n\
+         [[player]]\nname = \"b\"\nspec = \"engine:1\"\n",
+    )
+    .unwrap();
+    let plan = plan.to_str().unwrap();
     let commands: Vec<Vec<&str>> = vec![
         vec!["soccer", "moves", "254x2 red: "],
         vec![
@@ -41,12 +50,18 @@ fn every_writing_command_ends_quietly_on_a_closed_pipe() {
         vec!["soccer", "judge", "8x10 red: 3"],
         vec!["verifcir", ring],
         vec!["verifcir", ring, "--json"],
+        vec!["soccer", "league", plan],
     ];
     for args in &commands {
-        assert_eq!(
-            with_closed_stdout(args),
-            (Some(0), String::new()),
-            "{args:?}"
+        let (code, stderr) = with_closed_stdout(args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        // The league reports its progress on standard error; nothing else may complain.
+        if args[..2] != ["soccer", "league"] {
+            assert_eq!(stderr, "", "{args:?}");
+        }
+        assert!(
+            !stderr.contains("Broken pipe") && !stderr.contains("panicked"),
+            "{stderr}"
         );
     }
 }

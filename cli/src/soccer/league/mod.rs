@@ -146,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{}: cannot write the records", path.display()))?;
     }
     let report = league.report();
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::line();
     if args.json {
         let json = json(seed, report, &played)?;
         writeln!(out, "{json}")?;
