@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use crate::error::LoadError;
+use crate::error::{LOOP_NAMES_SHOWN, LoadError, clip_name};
+use crate::limits::{Limits, MAX_BITS};
 use crate::netlist::{Bit, Cell, Direction, Module, Param};
 use crate::ops::{BinOp, Shape, UnOp, words};
 
@@ -220,13 +221,56 @@ pub(crate) struct PortInfo {
     pub upto: bool,
 }
 
+/// Who drives a signal's bits, for naming the two drivers of a net.
+#[derive(Clone, Copy, Debug)]
+struct Origin {
+    owner: Owner,
+    port: &'static str,
+    /// The port bit that the signal's bit 0 is.
+    base: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Owner {
+    /// Index into the module's ports.
+    Input(usize),
+    /// Index into the module's cells.
+    Cell(usize),
+}
+
+/// The name of a net: bit `bit` of a port or wire (indices into the module's lists), worked
+/// out when a message needs it, so that long names on wide wires cost nothing.
+#[derive(Clone, Copy, Debug)]
+enum NetLabel {
+    Port(usize, u32),
+    Wire(usize, u32),
+}
+
+/// Why compiling failed.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    Load(LoadError),
+    /// A combinational loop; `cells` are the module's cells (indices) on loops or between
+    /// them, the ones worth splitting into bits.
+    Loop { error: LoadError, cells: Vec<usize> },
+}
+
+impl From<LoadError> for Failure {
+    fn from(e: LoadError) -> Failure {
+        Failure::Load(e)
+    }
+}
+
 /// Builder state.
 struct Builder<'m> {
     module: &'m Module,
+    limits: Limits,
     signals: Vec<Signal>,
     arena_init: Vec<u64>,
+    /// Words of memory contents so far (memories live outside the arena).
+    mem_words: u64,
     drivers: HashMap<u32, (SigId, u32)>,
-    driver_cell: HashMap<u32, String>,
+    origins: HashMap<SigId, Origin>,
     gather_cache: HashMap<Vec<Bit>, Operand>,
     const_cache: HashMap<Vec<bool>, Operand>,
     insts: Vec<Inst>,
@@ -236,9 +280,13 @@ struct Builder<'m> {
     reads: Vec<SyncRead>,
     writes: Vec<WritePort>,
     cell_names: Vec<String>,
+    /// Per entry of `cell_names`: the cell's index in the module.
+    cell_index_in_module: Vec<u32>,
+    /// The module cell being built.
+    current: usize,
     inst_inputs: Vec<Vec<SigId>>,
     clock_net: Option<(u32, String)>,
-    net_names: HashMap<u32, String>,
+    net_names: HashMap<u32, NetLabel>,
 }
 
 const NO_OPERAND: Operand = Operand {
@@ -257,22 +305,83 @@ impl<'m> Builder<'m> {
         Operand { sig, off, width }
     }
 
-    fn drive(&mut self, bits: &[Bit], sig: Operand, who: &str) -> Result<(), LoadError> {
+    /// Refuses the cell being built when the state so far plus `extra_words` more is over the
+    /// budget. Called before a memory is allocated and after every cell.
+    fn charge(&self, cell: &Cell, extra_words: u64) -> Result<(), LoadError> {
+        let words = (self.arena_init.len() as u64)
+            .saturating_add(self.mem_words)
+            .saturating_add(extra_words);
+        let needed = words.saturating_mul(8);
+        let budget = self.limits.budget();
+        if needed > budget {
+            return Err(LoadError::OverBudget {
+                cell: clip_name(&cell.name),
+                needed,
+                budget,
+            });
+        }
+        Ok(())
+    }
+
+    fn drive(&mut self, bits: &[Bit], sig: Operand, origin: Origin) -> Result<(), LoadError> {
+        self.origins.insert(sig.sig, origin);
         for (i, bit) in bits.iter().enumerate() {
             if let Bit::Net(n) = bit {
-                if let Some(first) = self.driver_cell.get(n) {
+                if let Some(&(first_sig, first_bit)) = self.drivers.get(n) {
                     return Err(LoadError::MultipleDrivers {
                         net: *n,
-                        name: self.net_label(*bit),
-                        first: first.clone(),
-                        second: who.to_string(),
+                        name: self.net_name(*n),
+                        first: self.describe_driver(first_sig, first_bit),
+                        second: self.describe_driver(sig.sig, i as u32),
                     });
                 }
                 self.drivers.insert(*n, (sig.sig, i as u32));
-                self.driver_cell.insert(*n, who.to_string());
             }
         }
         Ok(())
+    }
+
+    /// `cell c0 (port Y, bit 1)` or `input port a (bit 3)`: who drives bit `bit` of `sig`.
+    fn describe_driver(&self, sig: SigId, bit: u32) -> String {
+        let Some(o) = self.origins.get(&sig) else {
+            return "an internal signal".into();
+        };
+        let bit = u64::from(o.base) + u64::from(bit);
+        match o.owner {
+            Owner::Input(p) => {
+                let port = &self.module.ports[p];
+                if port.bits.len() == 1 {
+                    format!("input port {}", clip_name(&port.name))
+                } else {
+                    format!("input port {} (bit {bit})", clip_name(&port.name))
+                }
+            }
+            Owner::Cell(c) => format!(
+                "cell {} (port {}, bit {bit})",
+                clip_name(&self.module.cells[c].name),
+                o.port
+            ),
+        }
+    }
+
+    /// The name of net `n`: the port or wire bit it carries (`y[3]`), else its number.
+    fn net_name(&self, n: u32) -> String {
+        let (name, width, bit) = match self.net_names.get(&n) {
+            Some(NetLabel::Port(p, bit)) => {
+                let p = &self.module.ports[*p];
+                (&p.name, p.bits.len(), *bit)
+            }
+            Some(NetLabel::Wire(w, bit)) => {
+                let w = &self.module.netnames[*w];
+                (&w.name, w.bits.len(), *bit)
+            }
+            None => return n.to_string(),
+        };
+        if width == 1 {
+            clip_name(name)
+        } else {
+            format!("{}[{bit}]", clip_name(name))
+        }
     }
 
     fn constant(&mut self, bits: &[bool]) -> Operand {
@@ -393,17 +502,15 @@ impl<'m> Builder<'m> {
 
     fn cell_index(&mut self, cell: &Cell) -> u32 {
         self.cell_names.push(cell.name.clone());
+        self.cell_index_in_module.push(self.current as u32);
         (self.cell_names.len() - 1) as u32
     }
 
     fn net_label(&self, bit: Bit) -> String {
         match bit {
             Bit::Const(v) => format!("constant {}", v as u8),
-            Bit::Net(n) => self
-                .net_names
-                .get(&n)
-                .cloned()
-                .unwrap_or_else(|| format!("net {n}")),
+            Bit::Net(n) if self.net_names.contains_key(&n) => self.net_name(n),
+            Bit::Net(n) => format!("net {n}"),
         }
     }
 
@@ -417,7 +524,7 @@ impl<'m> Builder<'m> {
             Bit::Const(_) => Ok(None),
             Bit::Net(n) => match &self.clock_net {
                 Some((c, label)) if *c != n => Err(LoadError::ForeignClock {
-                    cell: cell.name.clone(),
+                    cell: clip_name(&cell.name),
                     found: self.net_label(bit),
                     expected: label.clone(),
                 }),
@@ -443,29 +550,60 @@ fn gather_deps(sources: &[Result<(SigId, u32), bool>]) -> Vec<SigId> {
 
 fn bad(cell: &Cell, message: impl Into<String>) -> LoadError {
     LoadError::BadCell {
-        cell: cell.name.clone(),
-        kind: cell.kind.clone(),
+        cell: clip_name(&cell.name),
+        kind: clip_name(&cell.kind),
         message: message.into(),
     }
 }
 
-fn param_u32(cell: &Cell, name: &str) -> Result<u32, LoadError> {
-    cell.parameters
+fn unknown(cell: &Cell) -> LoadError {
+    LoadError::UnknownCell {
+        cell: clip_name(&cell.name),
+        kind: clip_name(&cell.kind),
+    }
+}
+
+/// A parameter that is a number of at most `max`, refused with its value otherwise.
+fn param_upto(cell: &Cell, name: &str, max: u64) -> Result<u32, LoadError> {
+    debug_assert!(max <= u64::from(u32::MAX));
+    let p = cell
+        .parameters
         .get(name)
-        .and_then(Param::as_u64)
-        .and_then(|v| u32::try_from(v).ok())
-        .ok_or_else(|| bad(cell, format!("missing or bad parameter {name}")))
+        .ok_or_else(|| bad(cell, format!("parameter {name} is missing")))?;
+    let v = p
+        .as_u64()
+        .ok_or_else(|| bad(cell, format!("parameter {name} is {}, not a number", p.shown())))?;
+    if v > max {
+        return Err(bad(
+            cell,
+            format!("parameter {name} is {v}, more than the {max} allowed"),
+        ));
+    }
+    Ok(v as u32)
 }
 
-/// `a * b` for port-width arithmetic, or an error naming the cell when it overflows.
+/// A width parameter (bits of a port or memory word): at most [`MAX_BITS`].
+fn param_width(cell: &Cell, name: &str) -> Result<u32, LoadError> {
+    param_upto(cell, name, MAX_BITS)
+}
+
+/// A count parameter (ports, memory words): at most `u32::MAX`; what it costs is checked
+/// against the widths of the connections and the budget.
+fn param_count(cell: &Cell, name: &str) -> Result<u32, LoadError> {
+    param_upto(cell, name, u64::from(u32::MAX))
+}
+
+/// `a * b` for port-width arithmetic, or an error naming the cell when it is over [`MAX_BITS`].
 fn product(cell: &Cell, a: u32, b: u32) -> Result<u32, LoadError> {
-    a.checked_mul(b)
-        .filter(|&v| v <= MAX_BITS)
-        .ok_or_else(|| bad(cell, format!("{a} x {b} bits is too wide")))
+    let v = u64::from(a) * u64::from(b);
+    if v > MAX_BITS {
+        return Err(bad(
+            cell,
+            format!("{a} x {b} = {v} bits, more than the {MAX_BITS} a port may have"),
+        ));
+    }
+    Ok(v as u32)
 }
-
-/// The widest port or memory (in bits) accepted: far beyond any FPGA, small enough to allocate.
-const MAX_BITS: u32 = 1 << 27;
 
 fn param_bool(cell: &Cell, name: &str) -> bool {
     cell.parameters
@@ -568,40 +706,38 @@ fn gate(kind: &str) -> Option<&'static str> {
 }
 
 /// Compiles `module`. `clock` names the clock input; `None` takes whatever single net clocks the
-/// flip-flops and memories (every clocked element must share it).
-pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, LoadError> {
-    let mut net_names: HashMap<u32, String> = HashMap::new();
-    for n in module.netnames.iter().filter(|n| !n.hide_name) {
+/// flip-flops and memories (every clocked element must share it). Nothing is allocated beyond
+/// what the connections of the netlist already hold, or `limits` allow.
+pub(crate) fn compile(
+    module: &Module,
+    clock: Option<&str>,
+    limits: Limits,
+) -> Result<Program, Failure> {
+    let mut net_names: HashMap<u32, NetLabel> = HashMap::new();
+    for (w, n) in module.netnames.iter().enumerate().filter(|(_, n)| !n.hide_name) {
         for (i, b) in n.bits.iter().enumerate() {
             if let Bit::Net(id) = b {
-                net_names.entry(*id).or_insert_with(|| {
-                    if n.bits.len() == 1 {
-                        n.name.clone()
-                    } else {
-                        format!("{}[{i}]", n.name)
-                    }
-                });
+                net_names
+                    .entry(*id)
+                    .or_insert(NetLabel::Wire(w, i as u32));
             }
         }
     }
-    for p in &module.ports {
+    for (k, p) in module.ports.iter().enumerate() {
         for (i, b) in p.bits.iter().enumerate() {
             if let Bit::Net(id) = b {
-                let label = if p.bits.len() == 1 {
-                    p.name.clone()
-                } else {
-                    format!("{}[{i}]", p.name)
-                };
-                net_names.insert(*id, label);
+                net_names.insert(*id, NetLabel::Port(k, i as u32));
             }
         }
     }
     let mut b = Builder {
         module,
+        limits,
         signals: Vec::new(),
         arena_init: Vec::new(),
+        mem_words: 0,
         drivers: HashMap::new(),
-        driver_cell: HashMap::new(),
+        origins: HashMap::new(),
         gather_cache: HashMap::new(),
         const_cache: HashMap::new(),
         insts: Vec::new(),
@@ -611,6 +747,8 @@ pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, L
         reads: Vec::new(),
         writes: Vec::new(),
         cell_names: Vec::new(),
+        cell_index_in_module: Vec::new(),
+        current: 0,
         inst_inputs: Vec::new(),
         clock_net: None,
         net_names,
@@ -618,13 +756,19 @@ pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, L
 
     // Inputs first: they are the roots.
     let mut inputs = Vec::new();
-    for p in module
+    for (k, p) in module
         .ports
         .iter()
-        .filter(|p| p.direction != Direction::Output)
+        .enumerate()
+        .filter(|(_, p)| p.direction != Direction::Output)
     {
         let op = b.new_signal(p.bits.len() as u32, Driver::Input);
-        b.drive(&p.bits, op, &format!("input port {}", p.name))?;
+        let origin = Origin {
+            owner: Owner::Input(k),
+            port: "",
+            base: 0,
+        };
+        b.drive(&p.bits, op, origin)?;
         inputs.push((p.name.clone(), op));
     }
     let mut clock_idx = None;
@@ -646,12 +790,16 @@ pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, L
 
     // Pass 1: create every cell's output signals so that inputs can be resolved in any order.
     let mut outputs: Vec<Vec<Operand>> = Vec::with_capacity(module.cells.len());
-    for cell in &module.cells {
+    for (k, cell) in module.cells.iter().enumerate() {
+        b.current = k;
         outputs.push(declare_outputs(&mut b, cell)?);
+        b.charge(cell, 0)?;
     }
     // Pass 2: instructions and state elements.
-    for (cell, outs) in module.cells.iter().zip(&outputs) {
+    for (k, (cell, outs)) in module.cells.iter().zip(&outputs).enumerate() {
+        b.current = k;
         build_cell(&mut b, cell, outs)?;
+        b.charge(cell, 0)?;
     }
     // If the clock was inferred, find which input carries it.
     if clock_idx.is_none()
@@ -674,13 +822,13 @@ pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, L
                             .iter()
                             .any(|(k, v)| k.ends_with("CLK") && v.contains(&Bit::Net(*net)))
                     })
-                    .map(|c| c.name.clone())
+                    .map(|c| clip_name(&c.name))
                     .unwrap_or_default();
-                return Err(LoadError::ForeignClock {
+                return Err(Failure::Load(LoadError::ForeignClock {
                     cell,
                     found: label.clone(),
                     expected: "a top-level input".into(),
-                });
+                }));
             }
         }
     }
@@ -705,7 +853,7 @@ pub(crate) fn compile(module: &Module, clock: Option<&str>) -> Result<Program, L
         .collect();
 
     let order = levelize(&b)?;
-    finish(b, order, inputs, ports, wires, clock_idx)
+    Ok(finish(b, order, inputs, ports, wires, clock_idx))
 }
 
 fn probe(b: &Builder, bits: &[Bit]) -> Probe {
@@ -716,23 +864,64 @@ fn probe(b: &Builder, bits: &[Bit]) -> Probe {
     }
 }
 
+/// The shape of a `$mem_v2`, its parameters checked.
+struct MemShape {
+    width: u32,
+    size: u32,
+    abits: u32,
+    rd_ports: u32,
+    wr_ports: u32,
+}
+
+impl MemShape {
+    fn of(cell: &Cell) -> Result<MemShape, LoadError> {
+        Ok(MemShape {
+            width: param_width(cell, "WIDTH")?,
+            size: param_count(cell, "SIZE")?,
+            abits: param_width(cell, "ABITS")?,
+            rd_ports: param_count(cell, "RD_PORTS")?,
+            wr_ports: param_count(cell, "WR_PORTS")?,
+        })
+    }
+
+    /// Arena words per read port (its output register), and words of contents.
+    fn words(&self) -> (u64, u64) {
+        let n = words(self.width) as u64;
+        (n * u64::from(self.rd_ports), n * u64::from(self.size))
+    }
+}
+
 fn declare_outputs(b: &mut Builder, cell: &Cell) -> Result<Vec<Operand>, LoadError> {
     let kind = gate(&cell.kind).unwrap_or(cell.kind.as_str());
     let out_ports: &[&str] = match kind {
         "$mem_v2" => {
-            let ports = param_u32(cell, "RD_PORTS")?;
-            let width = param_u32(cell, "WIDTH")?;
+            let m = MemShape::of(cell)?;
+            // The budget first: the parameters alone say how much this memory costs.
+            let (port_words, content_words) = m.words();
+            b.charge(cell, port_words + content_words)?;
+            b.mem_words += content_words;
+            let (ports, width) = (m.rd_ports, m.width);
             let data = conn(cell, "RD_DATA", Some(product(cell, ports, width)?))?;
-            let mut outs = Vec::new();
+            for port in ["RD_CLK", "RD_EN", "RD_ARST", "RD_SRST"] {
+                conn(cell, port, Some(ports))?;
+            }
+            let mut outs = Vec::with_capacity(ports as usize);
             for p in 0..ports {
-                let bits = &data[(p * width) as usize..((p + 1) * width) as usize];
+                let at = p as usize * width as usize;
+                let bits = &data[at..at + width as usize];
                 let op = b.new_signal(width, Driver::State);
-                b.drive(bits, op, &cell.name)?;
+                let origin = Origin {
+                    owner: Owner::Cell(b.current),
+                    port: "RD_DATA",
+                    base: p * width,
+                };
+                b.drive(bits, op, origin)?;
                 outs.push(op);
             }
             return Ok(outs);
         }
-        k if k.starts_with("$_") => &["Y", "Q"],
+        k if cell.kind.starts_with("$_DFF_") && k.starts_with("$_") => &["Q"],
+        k if k.starts_with("$_") => &["Y"],
         "$dff" | "$dffe" | "$sdff" | "$sdffe" | "$sdffce" | "$adff" | "$adffe" | "$aldff"
         | "$aldffe" | "$dffsr" | "$dffsre" => &["Q"],
         "$scopeinfo" => &[],
@@ -747,7 +936,12 @@ fn declare_outputs(b: &mut Builder, cell: &Cell) -> Result<Vec<Operand>, LoadErr
                 Driver::Inst(u32::MAX)
             };
             let op = b.new_signal(bits.len() as u32, driver);
-            b.drive(bits, op, &cell.name)?;
+            let origin = Origin {
+                owner: Owner::Cell(b.current),
+                port,
+                base: 0,
+            };
+            b.drive(bits, op, origin)?;
             outs.push(op);
         }
     }
@@ -759,23 +953,22 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
     let is_gate = cell.kind.starts_with("$_");
     if outs.is_empty() && !matches!(kind, "$mem_v2" | "$scopeinfo") {
         if un_op(kind).is_none() && bin_op(kind).is_none() && !KNOWN.contains(&kind) && !is_gate {
-            return Err(LoadError::UnknownCell {
-                cell: cell.name.clone(),
-                kind: cell.kind.clone(),
-            });
+            return Err(unknown(cell));
         }
         return Err(bad(cell, "its output port is not connected"));
     }
+    // A width is its parameter when the cell has it (then it must be valid), else the width of
+    // the connection.
     let width_of = |port: &str, param: &str| -> Result<u32, LoadError> {
         if is_gate {
             Ok(1)
+        } else if cell.parameters.contains_key(param) {
+            param_width(cell, param)
         } else {
-            param_u32(cell, param).or_else(|_| {
-                cell.connections
-                    .get(port)
-                    .map(|v| v.len() as u32)
-                    .ok_or_else(|| bad(cell, format!("port {port} is not connected")))
-            })
+            cell.connections
+                .get(port)
+                .map(|v| v.len() as u32)
+                .ok_or_else(|| bad(cell, format!("port {port} is not connected")))
         }
     };
     if let Some(op) = un_op(kind) {
@@ -833,49 +1026,69 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             emit_select(b, cell, k, outs[0], ports)
         }
         "$pmux" => {
-            let w = param_u32(cell, "WIDTH")?;
-            let sw = param_u32(cell, "S_WIDTH")?;
+            let w = param_width(cell, "WIDTH")?;
+            let sw = param_width(cell, "S_WIDTH")?;
             let ports = SelectPorts::new(w, Some(product(cell, w, sw)?), sw, w);
             emit_select(b, cell, Kind::Pmux, outs[0], ports)
         }
         "$bmux" | "$demux" => {
-            let w = param_u32(cell, "WIDTH")?;
-            let sw = param_u32(cell, "S_WIDTH")?;
-            if sw > 24 {
-                return Err(bad(cell, format!("S_WIDTH {sw} is too large")));
-            }
+            let w = param_width(cell, "WIDTH")?;
+            let sw = param_width(cell, "S_WIDTH")?;
+            // The wide side has W << S_WIDTH bits: computed in 64 bits, refused above MAX_BITS
+            // (so that every select value indexes inside it).
+            let wide = 1u64
+                .checked_shl(sw)
+                .filter(|&parts| parts <= MAX_BITS)
+                .map(|parts| parts * u64::from(w))
+                .filter(|&bits| bits <= MAX_BITS)
+                .ok_or_else(|| {
+                    bad(
+                        cell,
+                        format!(
+                            "WIDTH {w} << S_WIDTH {sw} is more than the {MAX_BITS} bits a port \
+                             may have"
+                        ),
+                    )
+                })? as u32;
             let (k, aw, yw) = if kind == "$bmux" {
-                (Kind::Bmux, w << sw, w)
+                (Kind::Bmux, wide, w)
             } else {
-                (Kind::Demux, w, w << sw)
+                (Kind::Demux, w, wide)
             };
             let ports = SelectPorts::new(aw, None, sw, yw);
             emit_select(b, cell, k, outs[0], ports)
         }
         "$slice" => {
-            let aw = param_u32(cell, "A_WIDTH")?;
-            let yw = param_u32(cell, "Y_WIDTH")?;
-            let off = param_u32(cell, "OFFSET")?;
+            let aw = param_width(cell, "A_WIDTH")?;
+            let yw = param_width(cell, "Y_WIDTH")?;
+            let off = param_width(cell, "OFFSET")?;
             let a = conn(cell, "A", Some(aw))?;
-            if off.checked_add(yw).is_none_or(|end| end > aw) {
-                return Err(bad(cell, "slice out of range"));
+            conn(cell, "Y", Some(yw))?;
+            let end = u64::from(off) + u64::from(yw);
+            if end > u64::from(aw) {
+                return Err(bad(
+                    cell,
+                    format!("OFFSET {off} + Y_WIDTH {yw} is beyond A_WIDTH {aw}"),
+                ));
             }
-            emit_copy(b, cell, outs[0], &a[off as usize..(off + yw) as usize])
+            emit_copy(b, cell, outs[0], &a[off as usize..end as usize])
         }
         "$concat" => {
-            let aw = param_u32(cell, "A_WIDTH")?;
-            let bw = param_u32(cell, "B_WIDTH")?;
+            let aw = param_width(cell, "A_WIDTH")?;
+            let bw = param_width(cell, "B_WIDTH")?;
             let mut bits = conn(cell, "A", Some(aw))?.to_vec();
             bits.extend_from_slice(conn(cell, "B", Some(bw))?);
+            // A and B are each at most MAX_BITS: the sum fits in a u32.
+            conn(cell, "Y", Some(aw + bw))?;
             emit_copy(b, cell, outs[0], &bits)
         }
         "$dff" | "$dffe" | "$sdff" | "$sdffe" | "$sdffce" | "$adff" | "$adffe" | "$aldff"
         | "$aldffe" | "$dffsr" | "$dffsre" => build_reg(b, cell, kind, outs[0]),
         "$mem_v2" => build_memory(b, cell, outs),
         "$scopeinfo" => Ok(()),
-        _ if cell.kind.starts_with("$_DFF_") && cell.kind.len() == 8 => {
-            // $_DFF_P_ / $_DFF_N_
+        "$_DFF_P_" | "$_DFF_N_" => {
             let q = outs[0];
+            conn(cell, "Q", Some(1))?;
             let clk = conn(cell, "C", Some(1))?;
             let clocked = b.clock(cell, clk)?.is_some();
             let d = b.operand(conn(cell, "D", Some(1))?);
@@ -894,10 +1107,7 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             });
             Ok(())
         }
-        _ => Err(LoadError::UnknownCell {
-            cell: cell.name.clone(),
-            kind: cell.kind.clone(),
-        }),
+        _ => Err(unknown(cell)),
     }
 }
 
@@ -1015,7 +1225,7 @@ fn reset(
 }
 
 fn build_reg(b: &mut Builder, cell: &Cell, kind: &str, q: Operand) -> Result<(), LoadError> {
-    let w = param_u32(cell, "WIDTH")?;
+    let w = param_width(cell, "WIDTH")?;
     conn(cell, "Q", Some(w))?;
     let clocked = b.clock(cell, conn(cell, "CLK", Some(1))?)?.is_some();
     let posedge = param_bool(cell, "CLK_POLARITY");
@@ -1105,30 +1315,37 @@ fn build_reg(b: &mut Builder, cell: &Cell, kind: &str, q: Operand) -> Result<(),
     Ok(())
 }
 
+/// Builds a `$mem_v2` whose read ports [`declare_outputs`] made (and whose size it charged to
+/// the budget).
 fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), LoadError> {
-    let width = param_u32(cell, "WIDTH")?;
-    let size = param_u32(cell, "SIZE")?;
-    let abits = param_u32(cell, "ABITS")?;
-    let rd_ports = param_u32(cell, "RD_PORTS")?;
-    let wr_ports = param_u32(cell, "WR_PORTS")?;
-    let offset = cell
-        .parameters
-        .get("OFFSET")
-        .and_then(Param::as_u64)
-        .unwrap_or(0) as u32 as i32 as i64;
+    let shape = MemShape::of(cell)?;
+    let (_, content_words) = shape.words();
+    let MemShape {
+        width,
+        size,
+        abits,
+        rd_ports,
+        wr_ports,
+    } = shape;
+    // A 32-bit two's complement value (yosys writes OFFSET in 32 bits).
+    let offset = match cell.parameters.get("OFFSET") {
+        None => 0,
+        Some(_) => param_count(cell, "OFFSET")? as i32 as i64,
+    };
     let n = words(width);
-    if u64::from(size) * u64::from(width.max(1)) > u64::from(MAX_BITS) {
-        return Err(bad(
+    let content_words = usize::try_from(content_words).map_err(|_| {
+        bad(
             cell,
-            format!("memory of {size} words of {width} bits is too large"),
-        ));
-    }
-    let init_bits = param_bits(cell, "INIT", (size as usize) * width as usize);
-    let mut init = vec![0u64; size as usize * n];
-    for (i, bit) in init_bits.iter().enumerate() {
-        if *bit {
-            let (row, col) = (i / width as usize, i % width as usize);
-            init[row * n + col / 64] |= 1 << (col % 64);
+            format!("{size} words of {width} bits do not fit in this machine's memory"),
+        )
+    })?;
+    let mut init = vec![0u64; content_words];
+    // Only the bits the INIT value has: a short INIT for a large memory costs nothing.
+    if let Some(p) = cell.parameters.get("INIT") {
+        let total = u64::from(size) * u64::from(width);
+        for i in p.ones().take_while(|&i| i < total) {
+            let (row, col) = (i / u64::from(width), i % u64::from(width));
+            init[row as usize * n + (col / 64) as usize] |= 1 << (col % 64);
         }
     }
     let name = match cell.parameters.get("MEMID") {
@@ -1188,11 +1405,18 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
     let clk_enable = param_bits(cell, "RD_CLK_ENABLE", rd_ports as usize);
     let clk_pol = param_bits(cell, "RD_CLK_POLARITY", rd_ports as usize);
     let ce_over = param_bits(cell, "RD_CE_OVER_SRST", rd_ports as usize);
-    let transparency = param_bits(
-        cell,
-        "RD_TRANSPARENCY_MASK",
-        product(cell, rd_ports, wr_ports)? as usize,
-    );
+    // Bit p * WR_PORTS + w: read port p sees write port w. Read from the bits that are set, so
+    // that many ports of both kinds cost what the parameter holds, not their product.
+    let mut transparency: Vec<Vec<u32>> = vec![Vec::new(); rd_ports as usize];
+    if let Some(mask) = cell.parameters.get("RD_TRANSPARENCY_MASK")
+        && wr_ports > 0
+    {
+        let total = u64::from(rd_ports) * u64::from(wr_ports);
+        for i in mask.ones().take_while(|&i| i < total) {
+            let (p, w) = (i / u64::from(wr_ports), i % u64::from(wr_ports));
+            transparency[p as usize].push(first_write + w as u32);
+        }
+    }
     let srst_values = param_bits(
         cell,
         "RD_SRST_VALUE",
@@ -1254,10 +1478,7 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
                 b.arena_init[out.off as usize + i / 64] |= 1 << (i % 64);
             }
         }
-        let transparent = (0..wr_ports)
-            .filter(|&w| transparency[p * wr_ports as usize + w as usize])
-            .map(|w| first_write + w)
-            .collect();
+        let transparent = std::mem::take(&mut transparency[p]);
         b.reads.push(SyncRead {
             mem,
             addr,
@@ -1308,15 +1529,21 @@ fn apply_init(b: &mut Builder) {
     }
 }
 
-/// Orders the instructions so that each comes after the instructions computing its inputs.
-fn levelize(b: &Builder) -> Result<Vec<u32>, LoadError> {
+/// Orders the instructions so that each comes after the instructions computing its inputs. A
+/// loop is reported with the cells on one cycle (a few named, the rest counted) and every cell
+/// on a cycle or between cycles, for [`crate::split`]; all of it in linear time.
+fn levelize(b: &Builder) -> Result<Vec<u32>, Failure> {
     let n = b.insts.len();
+    let producer = |sig: SigId| match b.signals[sig as usize].driver {
+        Driver::Inst(d) if (d as usize) < n => Some(d as usize),
+        _ => None,
+    };
     let mut users: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut indegree = vec![0u32; n];
     for (i, deps) in b.inst_inputs.iter().enumerate() {
         for &sig in deps {
-            if let Driver::Inst(d) = b.signals[sig as usize].driver {
-                users[d as usize].push(i as u32);
+            if let Some(d) = producer(sig) {
+                users[d].push(i as u32);
                 indegree[i] += 1;
             }
         }
@@ -1335,40 +1562,83 @@ fn levelize(b: &Builder) -> Result<Vec<u32>, LoadError> {
             }
         }
     }
-    if order.len() < n {
-        // Walk back through unresolved inputs until an instruction repeats: that is a loop.
-        let start = (0..n)
-            .find(|&i| indegree[i] > 0)
-            .expect("an unordered instruction");
-        let mut seen: HashMap<usize, usize> = HashMap::new();
-        let mut path = Vec::new();
-        let mut cur = start;
-        loop {
-            if let Some(&at) = seen.get(&cur) {
-                let mut cycle: Vec<String> = path[at..].iter().map(|&i| inst_label(b, i)).collect();
-                cycle.reverse();
-                let cell = cycle[0].clone();
-                return Err(LoadError::CombinationalLoop { cell, path: cycle });
+    if order.len() == n {
+        return Ok(order);
+    }
+    // The unordered instructions are on loops or downstream of one. Peel off, from the end,
+    // those that feed no other unordered one: what remains lies on a loop or between loops.
+    let unordered = |i: usize| indegree[i] > 0;
+    let mut live_users: Vec<u32> = (0..n)
+        .map(|i| {
+            if unordered(i) {
+                users[i].iter().filter(|&&u| unordered(u as usize)).count() as u32
+            } else {
+                0
             }
-            seen.insert(cur, path.len());
-            path.push(cur);
-            cur = b.inst_inputs[cur]
-                .iter()
-                .filter_map(|&sig| match b.signals[sig as usize].driver {
-                    Driver::Inst(d) if indegree[d as usize] > 0 => Some(d as usize),
-                    _ => None,
-                })
-                .next()
-                .expect("an instruction in a loop has an unordered input");
+        })
+        .collect();
+    let mut on_loop: Vec<bool> = (0..n).map(unordered).collect();
+    let mut sinks: Vec<usize> = (0..n)
+        .filter(|&i| on_loop[i] && live_users[i] == 0)
+        .collect();
+    while let Some(i) = sinks.pop() {
+        on_loop[i] = false;
+        for &sig in &b.inst_inputs[i] {
+            if let Some(d) = producer(sig)
+                && on_loop[d]
+            {
+                live_users[d] -= 1;
+                if live_users[d] == 0 {
+                    sinks.push(d);
+                }
+            }
         }
     }
-    Ok(order)
+    // Every remaining instruction has an input computed by another remaining one: walk back
+    // through those until one repeats, which closes a cycle.
+    let start = (0..n)
+        .find(|&i| on_loop[i])
+        .expect("an unordered instruction lies on a loop");
+    let mut seen: Vec<u32> = vec![u32::MAX; n];
+    let mut path = Vec::new();
+    let mut cur = start;
+    let cycle: Vec<usize> = loop {
+        if seen[cur] != u32::MAX {
+            let mut cycle = path[seen[cur] as usize..].to_vec();
+            cycle.reverse();
+            break cycle;
+        }
+        seen[cur] = path.len() as u32;
+        path.push(cur);
+        cur = b.inst_inputs[cur]
+            .iter()
+            .filter_map(|&sig| producer(sig))
+            .find(|&d| on_loop[d])
+            .expect("an instruction on a loop has an input on it");
+    };
+    let shown: Vec<String> = cycle
+        .iter()
+        .take(LOOP_NAMES_SHOWN)
+        .map(|&i| inst_label(b, i))
+        .collect();
+    let error = LoadError::CombinationalLoop {
+        cell: shown[0].clone(),
+        more: cycle.len() - shown.len(),
+        path: shown,
+    };
+    let mut cells: Vec<usize> = (0..n)
+        .filter(|&i| on_loop[i] && b.insts[i].cell != u32::MAX)
+        .map(|i| b.cell_index_in_module[b.insts[i].cell as usize] as usize)
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    Err(Failure::Loop { error, cells })
 }
 
 fn inst_label(b: &Builder, i: usize) -> String {
     let inst = &b.insts[i];
     if inst.cell != u32::MAX {
-        return b.cell_names[inst.cell as usize].clone();
+        return clip_name(&b.cell_names[inst.cell as usize]);
     }
     // A gather has no cell of its own: name the cell it feeds.
     let reader = b
@@ -1376,7 +1646,7 @@ fn inst_label(b: &Builder, i: usize) -> String {
         .iter()
         .enumerate()
         .find(|(k, deps)| deps.contains(&inst.y.sig) && b.insts[*k].cell != u32::MAX)
-        .map(|(k, _)| b.cell_names[b.insts[k].cell as usize].clone());
+        .map(|(k, _)| clip_name(&b.cell_names[b.insts[k].cell as usize]));
     match reader {
         Some(cell) => format!("(bit wiring into {cell})"),
         None => "(bit wiring)".to_string(),
@@ -1390,7 +1660,7 @@ fn finish(
     ports: Vec<PortInfo>,
     wires: Vec<(String, Probe, i64, bool)>,
     clock: Option<(usize, u32)>,
-) -> Result<Program, LoadError> {
+) -> Program {
     let mut position = vec![0u32; order.len()];
     for (pos, &i) in order.iter().enumerate() {
         position[i as usize] = pos as u32;
@@ -1478,7 +1748,7 @@ fn finish(
                 .max()
                 .unwrap_or(1),
         );
-    Ok(Program {
+    Program {
         top: b.module.name.clone(),
         arena_init: b.arena_init,
         insts,
@@ -1496,5 +1766,5 @@ fn finish(
         wires,
         clock,
         max_words,
-    })
+    }
 }

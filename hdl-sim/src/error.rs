@@ -34,13 +34,41 @@ pub enum LoadError {
     #[error("net {name} has two drivers: {first} and {second}")]
     MultipleDrivers {
         net: u32,
-        /// The wire or port bit the net belongs to (`y[3]`), or `net N` if it has no name.
+        /// The wire or port bit the net belongs to (`y[3]`), or the net's number if it has no
+        /// name.
         name: String,
+        /// Who drives it, with the port and bit (`cell c0 (port Y, bit 1)`), so that a cell
+        /// driving one net from two of its own bits reads as such.
         first: String,
         second: String,
     },
-    #[error("combinational loop through cell {cell} (loop: {})", .path.join(" -> "))]
-    CombinationalLoop { cell: String, path: Vec<String> },
+    /// A loop of combinational logic. `path` names at most [`LOOP_NAMES_SHOWN`] of the cells on
+    /// it, in signal order; `more` counts the others, so a loop through 200,000 cells gives a
+    /// message of one line.
+    #[error(
+        "combinational loop through cell {cell} (loop: {}{})",
+        .path.join(" -> "),
+        more_cells(*.more)
+    )]
+    CombinationalLoop {
+        cell: String,
+        path: Vec<String>,
+        more: usize,
+    },
+    /// The design would need more memory than the caller allows (see [`crate::Limits`]):
+    /// named at the cell that crosses the budget, with the figure it would reach.
+    #[error(
+        "cell {cell}: the design would need {} of simulated state with this cell, over the \
+         budget of {}",
+        size(*.needed),
+        size(*.budget)
+    )]
+    OverBudget {
+        cell: String,
+        /// Bytes of simulated state (signals and memories) with this cell.
+        needed: u64,
+        budget: u64,
+    },
     #[error("cell {cell}: clocked by {found}, but the simulator's clock is {expected}")]
     ForeignClock {
         cell: String,
@@ -50,6 +78,64 @@ pub enum LoadError {
     #[error("no input port named {0:?}")]
     NoSuchInput(String),
 }
+
+/// How many cells of a loop its message names.
+pub const LOOP_NAMES_SHOWN: usize = 6;
+
+fn more_cells(more: usize) -> String {
+    match more {
+        0 => String::new(),
+        1 => " -> ... and 1 more cell".to_string(),
+        n => format!(" -> ... and {n} more cells"),
+    }
+}
+
+/// A byte count for people: bytes below 1 KiB, else KiB or MiB with one decimal when needed.
+fn size(bytes: u64) -> String {
+    const KIB: u64 = 1 << 10;
+    const MIB: u64 = 1 << 20;
+    let scaled = |unit: u64, name: &str| {
+        if bytes.is_multiple_of(unit) {
+            format!("{} {name}", bytes / unit)
+        } else {
+            format!("{:.1} {name}", bytes as f64 / unit as f64)
+        }
+    };
+    if bytes >= MIB {
+        scaled(MIB, "MiB")
+    } else if bytes >= KIB {
+        scaled(KIB, "KiB")
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// Quotes at most [`QUOTE_CHARS`] characters of `s` (a piece of the offending input), saying how
+/// much was left out, so that a 50 MB value gives a one-line message.
+pub(crate) fn clip(s: &str) -> String {
+    clip_to(s, QUOTE_CHARS)
+}
+
+/// A name (of a cell, port or wire) for a message: yosys names carry a source path and line,
+/// so they get more room than a value, but a 50 MB name is still cut.
+pub(crate) fn clip_name(s: &str) -> String {
+    clip_to(s, NAME_CHARS)
+}
+
+const NAME_CHARS: usize = 160;
+
+fn clip_to(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((cut, _)) => {
+            let rest = s[cut..].chars().count();
+            format!("{}... ({rest} more characters)", &s[..cut])
+        }
+    }
+}
+
+/// How many characters of the offending input a message quotes.
+pub(crate) const QUOTE_CHARS: usize = 60;
 
 /// What to do about a cell type the simulator does not know. A latch (`async2sync` turns yosys'
 /// `$dlatch` into a `$ff` on the global clock) needs a change to the design, not to the flow.

@@ -45,12 +45,20 @@
 //!   cell, as is a combinational loop (after splitting bitwise cells caught in word-level false
 //!   loops into bits), a net with two drivers, or flip-flops on two clocks.
 //!
+//! # Untrusted netlists
+//!
+//! A netlist is read as hostile input: every parameter is checked in 64-bit arithmetic against
+//! explicit limits before it sizes anything, the state it asks for is checked against a budget
+//! ([`Limits`], 256 MiB by default) before it is allocated, and loops are found in linear time.
+//! [`Simulator::from_json_with`] answers a simulator or an error for any text, never a panic.
+//!
 //! Nothing here touches the operating system: no files, threads or clocks.
 
 mod board;
 mod compile;
 mod error;
 mod fast;
+mod limits;
 pub mod netlist;
 mod ops;
 mod sim;
@@ -59,7 +67,8 @@ mod uart;
 mod vcd;
 
 pub use board::{BoardConfig, BoardEmulator, BoardError};
-pub use error::{LoadError, PinError};
+pub use error::{LOOP_NAMES_SHOWN, LoadError, PinError};
+pub use limits::Limits;
 pub use netlist::{Direction, Module};
 pub use sim::{InputPin, PortDesc, Probe, Simulator};
 pub use uart::{StampedByte, UartConfig, UartDriver, UartMonitor};

@@ -4,11 +4,12 @@
 //! numbers or the constants `"0" "1" "x" "z"`, parameters that are bit strings or integers).
 //! What the cells mean is the compiler's business (the private `compile` module).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Deserialize;
 
-use crate::error::LoadError;
+use crate::error::{LoadError, clip, clip_name};
+use crate::limits::MAX_BITS;
 
 /// One bit of a port or cell connection: a net of the module or a constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,6 +77,50 @@ impl Param {
         }
     }
 
+    /// Bit `i` (`x`/`z` and bits beyond the value read as 0), without building the whole
+    /// vector: a memory's `INIT` may be asked for far more bits than the file gives.
+    pub fn bit(&self, i: u64) -> bool {
+        match self {
+            Param::Bits(bits) => usize::try_from(i)
+                .ok()
+                .and_then(|i| bits.get(i).copied().flatten())
+                .unwrap_or(false),
+            Param::Str(_) => false,
+        }
+    }
+
+    /// The positions of the bits that are 1, lowest first.
+    pub fn ones(&self) -> impl Iterator<Item = u64> + '_ {
+        let bits: &[Option<bool>] = match self {
+            Param::Bits(bits) => bits,
+            Param::Str(_) => &[],
+        };
+        bits.iter()
+            .enumerate()
+            .filter(|(_, b)| **b == Some(true))
+            .map(|(i, _)| i as u64)
+    }
+
+    /// The value as a message shows it: the number when it fits in 64 bits, else its bits (cut).
+    pub fn shown(&self) -> String {
+        match (self.as_u64(), self) {
+            (Some(v), _) => v.to_string(),
+            (None, Param::Bits(bits)) => {
+                let text: String = bits
+                    .iter()
+                    .rev()
+                    .map(|b| match b {
+                        Some(true) => '1',
+                        Some(false) => '0',
+                        None => 'x',
+                    })
+                    .collect();
+                format!("the {}-bit value {}", bits.len(), crate::error::clip(&text))
+            }
+            (None, Param::Str(s)) => format!("the string \"{}\"", crate::error::clip(s)),
+        }
+    }
+
     /// The bits, `x`/`z` read as 0, padded or cut to `width`.
     pub fn bits(&self, width: usize) -> Vec<bool> {
         match self {
@@ -112,7 +157,7 @@ impl Module {
         let raw: RawNetlist = serde_json::from_str(text).map_err(|e| LoadError::Json {
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message: json_message(&e),
         })?;
         let mut tops: Vec<&String> = raw
             .modules
@@ -138,16 +183,17 @@ impl Module {
             }
             _ => {
                 return Err(LoadError::ManyTops(
-                    tops.iter().map(|s| s.to_string()).collect(),
+                    tops.iter().map(|s| clip_name(s)).collect(),
                 ));
             }
         };
         let raw_mod = &raw.modules[&name];
         let mut ports = Vec::with_capacity(raw_mod.ports.len());
+        let mut port_names: HashSet<&str> = HashSet::with_capacity(raw_mod.ports.len());
         for (pname, p) in &raw_mod.ports {
-            if ports.iter().any(|q: &Port| q.name == *pname) {
+            if !port_names.insert(pname) {
                 return Err(LoadError::Malformed {
-                    place: format!("port {pname}"),
+                    place: format!("port {}", clip_name(pname)),
                     message: "declared twice".into(),
                 });
             }
@@ -157,15 +203,15 @@ impl Module {
                 "inout" => Direction::Inout,
                 other => {
                     return Err(LoadError::Malformed {
-                        place: format!("port {pname}"),
-                        message: format!("unknown direction {other:?}"),
+                        place: format!("port {}", clip_name(pname)),
+                        message: format!("unknown direction \"{}\"", clip(other)),
                     });
                 }
             };
             ports.push(Port {
                 name: pname.clone(),
                 direction,
-                bits: parse_bits(&p.bits, || format!("port {pname}"))?,
+                bits: parse_bits(&p.bits, || format!("port {}", clip_name(pname)))?,
                 offset: p.offset,
                 upto: p.upto != 0,
             });
@@ -175,7 +221,7 @@ impl Module {
             let mut parameters = BTreeMap::new();
             for (k, v) in &c.parameters {
                 let p = parse_param(v).map_err(|message| LoadError::Malformed {
-                    place: format!("cell {cname}, parameter {k}"),
+                    place: format!("cell {}, parameter {}", clip_name(cname), clip_name(k)),
                     message,
                 })?;
                 parameters.insert(k.clone(), p);
@@ -184,7 +230,9 @@ impl Module {
             for (k, v) in &c.connections {
                 connections.insert(
                     k.clone(),
-                    parse_bits(v, || format!("cell {cname}, port {k}"))?,
+                    parse_bits(v, || {
+                        format!("cell {}, port {}", clip_name(cname), clip_name(k))
+                    })?,
                 );
             }
             cells.push(Cell {
@@ -205,7 +253,7 @@ impl Module {
             };
             netnames.push(NetName {
                 name: nname.clone(),
-                bits: parse_bits(&n.bits, || format!("netname {nname}"))?,
+                bits: parse_bits(&n.bits, || format!("netname {}", clip_name(nname)))?,
                 hide_name: n.hide_name != 0,
                 init,
             });
@@ -293,10 +341,42 @@ where
     de.deserialize_map(Pairs(std::marker::PhantomData))
 }
 
+/// The message of a JSON syntax or shape error, without the position (given apart) and with any
+/// quoted piece of the input cut to [`crate::error::QUOTE_CHARS`] characters.
+fn json_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full);
+    // serde quotes an offending string as `string "..."` (escaped, so its own quotes are `\"`).
+    match (message.find('"'), message.rfind('"')) {
+        (Some(open), Some(close)) if close > open => format!(
+            "{}\"{}\"{}",
+            &message[..open],
+            clip(&message[open + 1..close]),
+            &message[close + 1..]
+        ),
+        _ => clip(message),
+    }
+}
+
+/// A JSON value for a message: its text, cut.
+fn shown(v: &serde_json::Value) -> String {
+    clip(&v.to_string())
+}
+
 fn parse_bits(
     raw: &[serde_json::Value],
     place: impl Fn() -> String,
 ) -> Result<Vec<Bit>, LoadError> {
+    if raw.len() as u64 > MAX_BITS {
+        return Err(LoadError::Malformed {
+            place: place(),
+            message: format!(
+                "{} bits, more than the {MAX_BITS} a port or wire may have",
+                raw.len()
+            ),
+        });
+    }
     raw.iter()
         .enumerate()
         .map(|(i, v)| match v {
@@ -313,12 +393,15 @@ fn parse_bits(
                 "1" => Ok(Bit::Const(true)),
                 other => Err(LoadError::Malformed {
                     place: format!("{}, bit {i}", place()),
-                    message: format!("bad constant bit {other:?}"),
+                    message: format!("bad constant bit \"{}\"", clip(other)),
                 }),
             },
             other => Err(LoadError::Malformed {
                 place: format!("{}, bit {i}", place()),
-                message: format!("expected a net number or a constant, found {other}"),
+                message: format!(
+                    "expected a net number or a constant, found {}",
+                    shown(other)
+                ),
             }),
         })
         .collect()
@@ -326,7 +409,8 @@ fn parse_bits(
 
 /// Reads a parameter or attribute: a string of `01xz` is a bit string (most significant bit
 /// first, as yosys writes it); a string with other characters is a string (yosys appends a space
-/// to strings that would look like bits); a JSON integer is a 32-bit value.
+/// to strings that would look like bits); a JSON integer is a 32-bit value (`-compat-int`
+/// writes only those), and one that does not fit in 32 bits is refused rather than cut.
 fn parse_param(v: &serde_json::Value) -> Result<Param, String> {
     match v {
         serde_json::Value::String(s) => {
@@ -348,13 +432,20 @@ fn parse_param(v: &serde_json::Value) -> Result<Param, String> {
         serde_json::Value::Number(n) => {
             let v = n
                 .as_i64()
-                .ok_or_else(|| format!("parameter {n} is not an integer"))?;
+                .filter(|v| (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(v))
+                .ok_or_else(|| match n.as_f64() {
+                    Some(_) if n.is_i64() || n.is_u64() => {
+                        format!("{n} does not fit in 32 bits (write wider values as bit strings)")
+                    }
+                    _ => format!("{} is not an integer", clip(&n.to_string())),
+                })?;
             Ok(Param::Bits(
                 (0..32).map(|i| Some((v >> i) & 1 == 1)).collect(),
             ))
         }
         other => Err(format!(
-            "expected a bit string or an integer, found {other}"
+            "expected a bit string or an integer, found {}",
+            shown(other)
         )),
     }
 }

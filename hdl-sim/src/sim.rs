@@ -6,8 +6,9 @@
 //! clock edge every register, memory write and synchronous read port samples the settled values
 //! first, and only then are the new values written (two phases, as in hardware).
 
-use crate::compile::{Gather, Kind, Operand, Program, compile};
+use crate::compile::{Failure, Gather, Kind, Operand, Program, compile};
 use crate::error::{LoadError, PinError};
+use crate::limits::Limits;
 use crate::fast::{self, Code, Fast};
 use crate::netlist::{Direction, Module};
 use crate::ops::{self, Scratch, bin_narrow, bin_wide, extend, mask, un_narrow, un_wide, words};
@@ -94,13 +95,42 @@ impl Simulator {
     /// Loads a yosys JSON netlist (see [`Module::from_json`]) and compiles it. `clock` names the
     /// clock input; `None` infers it from the flip-flops.
     pub fn from_json(text: &str, clock: Option<&str>) -> Result<Simulator, LoadError> {
-        Simulator::new(&Module::from_json(text)?, clock)
+        Simulator::from_json_with(text, clock, Limits::default())
+    }
+
+    /// [`Simulator::from_json`] within `limits`. This is the whole path from untrusted text to
+    /// a running simulator: for any input it answers a simulator or an error, never panics,
+    /// and allocates no more than the text's own size and `limits` allow (the netlist fuzz
+    /// target calls it).
+    pub fn from_json_with(
+        text: &str,
+        clock: Option<&str>,
+        limits: Limits,
+    ) -> Result<Simulator, LoadError> {
+        Simulator::with_limits(&Module::from_json(text)?, clock, limits)
     }
 
     /// Compiles `module` and puts it in its initial state (`init` attributes, memory `INIT`,
-    /// every other bit 0, inputs 0), settled.
+    /// every other bit 0, inputs 0), settled; within the default [`Limits`].
     pub fn new(module: &Module, clock: Option<&str>) -> Result<Simulator, LoadError> {
-        let p = compile_splitting_loops(module, clock)?;
+        Simulator::with_limits(module, clock, Limits::default())
+    }
+
+    /// [`Simulator::new`] within `limits`.
+    pub fn with_limits(
+        module: &Module,
+        clock: Option<&str>,
+        limits: Limits,
+    ) -> Result<Simulator, LoadError> {
+        let mut p = compile_splitting_loops(module, clock, limits)?;
+        // The initial state moves into the simulator rather than being copied: the budget
+        // counts it once.
+        let arena = std::mem::take(&mut p.arena_init);
+        let mems: Vec<Vec<u64>> = p
+            .memories
+            .iter_mut()
+            .map(|m| std::mem::take(&mut m.init))
+            .collect();
         let n = p.insts.len();
         let has_posedge = p.regs.iter().any(|r| r.posedge && r.clocked)
             || p.reads.iter().any(|r| r.posedge)
@@ -113,8 +143,8 @@ impl Simulator {
             fast: p.insts.iter().map(Fast::new).collect(),
             fan,
             fan_words,
-            arena: p.arena_init.clone(),
-            mems: p.memories.iter().map(|m| m.init.clone()).collect(),
+            arena,
+            mems,
             dirty: vec![0; n.div_ceil(64)],
             dirty_lo: 0,
             dirty_hi: 0,
@@ -123,9 +153,7 @@ impl Simulator {
             pending_pos: Vec::new(),
             pending_neg: Vec::new(),
             is_pending: vec![false; p.regs.len() + p.reads.len() + p.writes.len()],
-            write_feeds_read: (0..p.writes.len())
-                .map(|k| p.reads.iter().any(|r| r.transparent.contains(&(k as u32))))
-                .collect(),
+            write_feeds_read: write_feeds_read(&p),
             plain: p.regs.iter().map(|r| r.plain_narrow()).collect(),
             stage: Vec::new(),
             stage_words: Vec::new(),
@@ -1041,16 +1069,14 @@ fn fanouts(p: &Program) -> (Vec<SigFanout>, Vec<(u32, u64)>) {
         );
         let words_start = words.len() as u32;
         let (mut lo, mut hi) = (u32::MAX, 0);
+        // The readers are sorted: instructions in the same word are neighbours.
         for &i in &p.inst_fanout[s..e] {
             let w = i / 64;
             lo = lo.min(w);
             hi = hi.max(w + 1);
-            match words[words_start as usize..]
-                .iter_mut()
-                .find(|(x, _)| *x == w)
-            {
-                Some((_, bits)) => *bits |= 1 << (i % 64),
-                None => words.push((w, 1 << (i % 64))),
+            match words[words_start as usize..].last_mut() {
+                Some((x, bits)) if *x == w => *bits |= 1 << (i % 64),
+                _ => words.push((w, 1 << (i % 64))),
             }
         }
         fan.push(SigFanout {
@@ -1100,18 +1126,38 @@ fn mem_row(p: &Program, arena: &[u64], m: usize, addr: &Operand) -> Option<usize
         .map(|r| r as usize)
 }
 
+/// Per write port: whether some transparent read port sees its data.
+fn write_feeds_read(p: &Program) -> Vec<bool> {
+    let mut feeds = vec![false; p.writes.len()];
+    for r in &p.reads {
+        for &w in &r.transparent {
+            if let Some(f) = feeds.get_mut(w as usize) {
+                *f = true;
+            }
+        }
+    }
+    feeds
+}
+
 /// Compiles, splitting bitwise cells into bits while they form false loops (see
-/// [`crate::split`]).
-fn compile_splitting_loops(module: &Module, clock: Option<&str>) -> Result<Program, LoadError> {
+/// [`crate::split`]). Each round splits every cell on or between loops, so a loop that
+/// remains after a round with nothing left to split is real; there are a handful of rounds
+/// whatever the design's size.
+fn compile_splitting_loops(
+    module: &Module,
+    clock: Option<&str>,
+    limits: Limits,
+) -> Result<Program, LoadError> {
     let mut current: Option<Module> = None;
     loop {
         let m = current.as_ref().unwrap_or(module);
-        match compile(m, clock) {
-            Err(LoadError::CombinationalLoop { cell, path }) => match split_cells(m, &path) {
+        match compile(m, clock, limits) {
+            Ok(p) => return Ok(p),
+            Err(Failure::Load(e)) => return Err(e),
+            Err(Failure::Loop { error, cells }) => match split_cells(m, &cells, limits)? {
                 Some(next) => current = Some(next),
-                None => return Err(LoadError::CombinationalLoop { cell, path }),
+                None => return Err(error),
             },
-            other => return other,
         }
     }
 }

@@ -8,7 +8,14 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{LoadError, clip_name};
+use crate::limits::Limits;
 use crate::netlist::{Bit, Cell, Module, Param};
+
+/// What one single-bit cell made by splitting is counted as against the budget: the cell
+/// itself (name, parameter and connection maps) and its one-word signal. A 10-million-bit
+/// `$and` on a loop would otherwise become gigabytes of cells.
+const BYTES_PER_SPLIT_CELL: u64 = 256;
 
 fn bitwise(kind: &str) -> bool {
     matches!(
@@ -91,12 +98,37 @@ fn split(cell: &Cell) -> Option<Vec<Cell>> {
     Some(out)
 }
 
-/// `module` with the named cells split into bits, or `None` when none of them can be.
-pub(crate) fn split_cells(module: &Module, names: &[String]) -> Option<Module> {
+/// `module` with the cells at indices `picked` split into bits, or `None` when none of them can
+/// be; refused when the single-bit cells would be over the budget of `limits`.
+pub(crate) fn split_cells(
+    module: &Module,
+    picked: &[usize],
+    limits: Limits,
+) -> Result<Option<Module>, LoadError> {
+    let mut chosen = vec![false; module.cells.len()];
+    let mut made: u64 = 0;
+    for &i in picked {
+        let Some(cell) = module.cells.get(i) else {
+            continue;
+        };
+        if bitwise(&cell.kind) {
+            let bits = cell.connections.get("Y").map_or(0, |y| y.len() as u64);
+            made = made.saturating_add(bits);
+            let needed = made.saturating_mul(BYTES_PER_SPLIT_CELL);
+            if needed > limits.budget() {
+                return Err(LoadError::OverBudget {
+                    cell: clip_name(&cell.name),
+                    needed,
+                    budget: limits.budget(),
+                });
+            }
+            chosen[i] = true;
+        }
+    }
     let mut changed = false;
     let mut cells = Vec::with_capacity(module.cells.len());
-    for cell in &module.cells {
-        match names.contains(&cell.name).then(|| split(cell)).flatten() {
+    for (i, cell) in module.cells.iter().enumerate() {
+        match chosen[i].then(|| split(cell)).flatten() {
             Some(bits) => {
                 changed = true;
                 cells.extend(bits);
@@ -104,8 +136,8 @@ pub(crate) fn split_cells(module: &Module, names: &[String]) -> Option<Module> {
             None => cells.push(cell.clone()),
         }
     }
-    changed.then(|| Module {
+    Ok(changed.then(|| Module {
         cells,
         ..module.clone()
-    })
+    }))
 }
