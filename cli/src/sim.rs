@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use hdl_sim::{
-    Direction, Module, Simulator, UartConfig, UartDriver, UartMonitor, VcdSignal, VcdWriter,
+    Direction, Limits, Module, Simulator, UartConfig, UartDriver, UartMonitor, VcdSignal,
+    VcdWriter,
 };
 
 /// Time convention of the VCD, chosen to line up with an Icarus Verilog testbench that does
@@ -65,11 +66,22 @@ pub struct Args {
     /// UART stop bits.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     stop_bits: u8,
+    /// Refuse a netlist whose simulated state (signals and memories) would take more than this
+    /// many MiB.
+    #[arg(long, default_value_t = Limits::DEFAULT_STATE_MIB, value_name = "MIB")]
+    max_state_mib: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.netlist)
+    let bytes = std::fs::read(&args.netlist)
         .with_context(|| format!("cannot read {}", args.netlist.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not UTF-8 text: invalid byte at offset {}",
+            args.netlist.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     let module = Module::from_json(&text).with_context(|| format!("{}", args.netlist.display()))?;
     let has_input = |name: &str| {
         module
@@ -84,7 +96,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .find(|c| has_input(c))
             .map(|c| c.to_string()),
     };
-    let mut sim = Simulator::new(&module, clock.as_deref())
+    let limits = Limits::with_state_mib(args.max_state_mib);
+    let mut sim = Simulator::with_limits(&module, clock.as_deref(), limits)
         .with_context(|| format!("{}", args.netlist.display()))?;
 
     let uart = UartConfig::new(args.clock_hz, args.baud).with_stop_bits(args.stop_bits);
@@ -96,6 +109,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let pin = sim
             .input(&name)
             .with_context(|| format!("--uart-rx {name}"))?;
+        if sim.is_clock(pin) {
+            bail!("--uart-rx {name}: {name} is the clock, which the simulator drives");
+        }
         sim.set(pin, 1)?;
         let mut d = UartDriver::new(uart);
         d.send(&bytes);
@@ -106,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .split_once('=')
             .with_context(|| format!("--set {s}: expected PORT=VALUE"))?;
         let pin = sim.input(name).with_context(|| format!("--set {s}"))?;
-        if Some(name) == clock.as_deref() {
+        if sim.is_clock(pin) {
             bail!("--set {s}: {name} is the clock, which the simulator drives");
         }
         let words =
@@ -134,6 +150,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None
     };
 
+    // Every write to the VCD names the file when it fails (a full disk, a closed pipe).
+    let vcd_context = || match &args.vcd {
+        Some(path) => format!("cannot write {}", path.display()),
+        None => String::new(),
+    };
     let mut vcd = match &args.vcd {
         Some(path) => {
             let file =
@@ -143,12 +164,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .into_iter()
                 .map(|p| Ok(VcdSignal::with_range(sim.probe(&p.name)?, p.offset, p.upto)))
                 .collect::<Result<Vec<_>, hdl_sim::PinError>>()?;
-            Some(VcdWriter::new(
-                BufWriter::new(file),
-                sim.top(),
-                "1ns",
-                signals,
-            )?)
+            Some(
+                VcdWriter::new(BufWriter::new(file), sim.top(), "1ns", signals)
+                    .with_context(vcd_context)?,
+            )
         }
         None => None,
     };
@@ -167,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if k == 0 {
             sim.initial_falling_edge();
             if let Some(v) = &mut vcd {
-                v.sample(0, &sim)?;
+                v.sample(0, &sim).with_context(vcd_context)?;
             }
         }
         if let Some((probe, m)) = &mut monitor
@@ -187,21 +206,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         sim.half_step(true);
         if let Some(v) = &mut vcd {
-            v.sample(10 * k + HALF_PERIOD, &sim)?;
+            v.sample(10 * k + HALF_PERIOD, &sim)
+                .with_context(vcd_context)?;
         }
         sim.half_step(false);
         if let Some(v) = &mut vcd {
-            v.sample(10 * k + 2 * HALF_PERIOD, &sim)?;
+            v.sample(10 * k + 2 * HALF_PERIOD, &sim)
+                .with_context(vcd_context)?;
         }
     }
     if args.cycles == 0 {
         sim.initial_falling_edge();
         if let Some(v) = &mut vcd {
-            v.sample(0, &sim)?;
+            v.sample(0, &sim).with_context(vcd_context)?;
         }
     }
     if let Some(v) = vcd {
-        v.finish(10 * args.cycles)?;
+        v.finish(10 * args.cycles).with_context(vcd_context)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -276,7 +297,8 @@ fn parse_input_value(s: &str, width: u32) -> anyhow::Result<Vec<u64>> {
         Some(t) => t + 1 < width || (t + 1 == width && (0..t).all(|i| !bit(i))),
     };
     if !fits {
-        bail!("-{magnitude} is below the signed range of {width} bits");
+        let unit = if width == 1 { "bit" } else { "bits" };
+        bail!("-{magnitude} is below the signed range of {width} {unit}");
     }
     // -m = !m + 1, cut to `width` bits.
     let n = (width as usize).div_ceil(64).max(1);

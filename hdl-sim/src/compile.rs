@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::error::{LOOP_NAMES_SHOWN, LoadError, clip_name};
+use crate::error::{LOOP_NAMES_SHOWN, LoadError, clip_name, plural};
 use crate::limits::{Limits, MAX_BITS};
 use crate::netlist::{Bit, Cell, Direction, Module, Param};
 use crate::ops::{BinOp, Shape, UnOp, words};
@@ -630,8 +630,8 @@ fn conn<'c>(cell: &'c Cell, port: &str, width: Option<u32>) -> Result<&'c [Bit],
         return Err(bad(
             cell,
             format!(
-                "port {port} has {} bits, the parameters say {w}",
-                bits.len()
+                "port {port} has {}, the parameters say {w}",
+                plural(bits.len() as u64, "bit")
             ),
         ));
     }
@@ -895,8 +895,12 @@ fn declare_outputs(b: &mut Builder, cell: &Cell) -> Result<Vec<Operand>, LoadErr
     let kind = gate(&cell.kind).unwrap_or(cell.kind.as_str());
     let out_ports: &[&str] = match kind {
         "$mem_v2" => {
+            // The budget first: the parameters alone say how much this memory costs. The read
+            // ports (one register each) are charged as soon as their number and width are read.
+            let width = param_width(cell, "WIDTH")?;
+            let rd_ports = param_count(cell, "RD_PORTS")?;
+            b.charge(cell, words(width) as u64 * u64::from(rd_ports))?;
             let m = MemShape::of(cell)?;
-            // The budget first: the parameters alone say how much this memory costs.
             let (port_words, content_words) = m.words();
             b.charge(cell, port_words + content_words)?;
             b.mem_words += content_words;
@@ -1336,7 +1340,11 @@ fn build_memory(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Lo
     let content_words = usize::try_from(content_words).map_err(|_| {
         bad(
             cell,
-            format!("{size} words of {width} bits do not fit in this machine's memory"),
+            format!(
+                "{} of {} do not fit in this machine's memory",
+                plural(size.into(), "word"),
+                plural(width.into(), "bit")
+            ),
         )
     })?;
     let mut init = vec![0u64; content_words];

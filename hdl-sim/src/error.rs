@@ -106,7 +106,16 @@ fn size(bytes: u64) -> String {
     } else if bytes >= KIB {
         scaled(KIB, "KiB")
     } else {
-        format!("{bytes} bytes")
+        plural(bytes, "byte")
+    }
+}
+
+/// `1 bit`, `2 bits`.
+pub(crate) fn plural(n: u64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
     }
 }
 
@@ -129,7 +138,8 @@ fn clip_to(s: &str, max: usize) -> String {
         None => s.to_string(),
         Some((cut, _)) => {
             let rest = s[cut..].chars().count();
-            format!("{}... ({rest} more characters)", &s[..cut])
+            let unit = if rest == 1 { "character" } else { "characters" };
+            format!("{}... ({rest} more {unit})", &s[..cut])
         }
     }
 }
@@ -160,10 +170,13 @@ pub enum PinError {
     NoSuchInput(String),
     #[error("no port or net named {0:?}")]
     NoSuchSignal(String),
-    #[error("value does not fit in {name}, which is {width} bits wide")]
+    #[error("value does not fit in {name}, which is {} wide", plural(u64::from(*.width), "bit"))]
     TooWide { name: String, width: u32 },
     #[error("bad pin reference {0:?} (expected NAME or NAME[BIT])")]
     BadPinRef(String),
-    #[error("{name}[{bit}] is out of range: {name} is {width} bits wide")]
+    #[error(
+        "{name}[{bit}] is out of range: {name} is {} wide",
+        plural(u64::from(*.width), "bit")
+    )]
     BitOutOfRange { name: String, bit: u32, width: u32 },
 }

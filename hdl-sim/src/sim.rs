@@ -237,6 +237,15 @@ impl Simulator {
         Ok(InputPin { index, bit: None })
     }
 
+    /// Whether `pin` is the clock or a bit of it: the simulator drives the clock, so a caller
+    /// that lets users drive pins refuses it.
+    pub fn is_clock(&self, pin: InputPin) -> bool {
+        match self.p.clock {
+            Some((index, bit)) => pin.index == index && pin.bit.is_none_or(|b| b == bit),
+            None => false,
+        }
+    }
+
     /// Width of an input pin handle.
     pub fn input_width(&self, pin: InputPin) -> u32 {
         if pin.bit.is_some() {
