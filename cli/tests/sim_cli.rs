@@ -371,3 +371,125 @@ fn a_latch_is_rejected_as_a_latch() {
     );
     assert!(!err.contains("flatten"), "the netlist is flattened: {err}");
 }
+
+// ---- hostile netlists and arguments (issue 19) ---------------------------------------------
+
+fn bad_netlist(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hdl-sim/tests/bad")
+        .join(name)
+}
+
+/// Runs `quadrille sim`, expects a usage error (exit 2, no panic) and answers its message.
+fn refusal(netlist: &Path, args: &[&str]) -> String {
+    let out = sim(netlist, args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(code(&out), 2, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn a_demux_whose_width_wraps_is_refused_before_it_runs() {
+    let netlist = bad_netlist("demux_width_wraps.json");
+    let err = refusal(&netlist, &["--set", "s=0xffffff", "--cycles", "2"]);
+    assert_eq!(
+        err,
+        format!(
+            "quadrille: {}: cell c ($demux): WIDTH 256 << S_WIDTH 24 is more than the 134217728 \
+             bits a port may have\n",
+            netlist.display()
+        )
+    );
+}
+
+#[test]
+fn a_demux_fed_from_inputs_places_its_input_at_the_largest_select_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let netlist = dir.path().join("demux.json");
+    let nets = |from: u32, n: u32| format!("{:?}", (from..from + n).collect::<Vec<_>>());
+    std::fs::write(
+        &netlist,
+        format!(
+            r#"{{"modules":{{"t":{{"ports":{{"a":{{"direction":"input","bits":{a}}},
+            "s":{{"direction":"input","bits":{s}}},"y":{{"direction":"output","bits":{y}}}}},
+            "cells":{{"c":{{"type":"$demux","parameters":{{"WIDTH":"10","S_WIDTH":"11"}},
+            "connections":{{"A":{a},"S":{s},"Y":{y}}}}}}}}}}}}}"#,
+            a = nets(2, 2),
+            s = nets(4, 3),
+            y = nets(7, 16)
+        ),
+    )
+    .unwrap();
+    let v = parse_vcd(&sim_vcd(&netlist, 1, &["s=7", "a=0b11"]));
+    assert_eq!(value_at(&v["y"], 0, 16), "1100000000000000");
+    let err = refusal(&netlist, &["--set", "s=8"]);
+    assert!(err.contains("--set s=8: value does not fit in s, which is 3 bits wide"), "{err}");
+}
+
+#[test]
+fn four_billion_read_ports_are_refused_by_the_state_budget() {
+    let netlist = bad_netlist("mem_read_ports.json");
+    assert_eq!(
+        refusal(&netlist, &[]),
+        format!(
+            "quadrille: {}: cell m: the design would need 32768.0 MiB of simulated state with \
+             this cell, over the budget of 256 MiB\n",
+            netlist.display()
+        )
+    );
+}
+
+#[test]
+fn max_state_mib_sets_the_budget() {
+    let netlist = bad_netlist("mem_2_mib.json");
+    assert_success(&sim(&netlist, &["--cycles", "2"]));
+    let err = refusal(&netlist, &["--max-state-mib", "1"]);
+    assert!(
+        err.contains("cell m: the design would need 2.0 MiB of simulated state")
+            && err.ends_with("over the budget of 1 MiB\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_clock_cannot_be_driven_through_uart_rx_either() {
+    let netlist = design("loop.json");
+    let err = refusal(&netlist, &["--uart-in", "a", "--uart-rx", "CLOCK_50"]);
+    assert_eq!(
+        err,
+        "quadrille: --uart-rx CLOCK_50: CLOCK_50 is the clock, which the simulator drives\n"
+    );
+    let err = refusal(&netlist, &["--set", "CLOCK_50=1"]);
+    assert_eq!(
+        err,
+        "quadrille: --set CLOCK_50=1: CLOCK_50 is the clock, which the simulator drives\n"
+    );
+}
+
+#[test]
+fn a_failed_vcd_write_names_the_file() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    }
+    let err = refusal(&design("loop.json"), &["--cycles", "3", "--vcd", "/dev/full"]);
+    assert!(
+        err.starts_with("quadrille: cannot write /dev/full: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_netlist_that_is_not_utf8_is_refused_with_the_byte_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let netlist = dir.path().join("bin.json");
+    std::fs::write(&netlist, b"{\"modules\": \xff}").unwrap();
+    assert_eq!(
+        refusal(&netlist, &[]),
+        format!(
+            "quadrille: {}: not UTF-8 text: invalid byte at offset 12\n",
+            netlist.display()
+        )
+    );
+}
