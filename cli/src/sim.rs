@@ -7,8 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use hdl_sim::{
-    Direction, Limits, Module, Simulator, UartConfig, UartDriver, UartMonitor, VcdSignal,
-    VcdWriter,
+    Direction, Limits, Module, Simulator, UartConfig, UartDriver, UartMonitor, VcdSignal, VcdWriter,
 };
 
 /// Time convention of the VCD, chosen to line up with an Icarus Verilog testbench that does

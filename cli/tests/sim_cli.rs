@@ -424,7 +424,10 @@ fn a_demux_fed_from_inputs_places_its_input_at_the_largest_select_value() {
     let v = parse_vcd(&sim_vcd(&netlist, 1, &["s=7", "a=0b11"]));
     assert_eq!(value_at(&v["y"], 0, 16), "1100000000000000");
     let err = refusal(&netlist, &["--set", "s=8"]);
-    assert!(err.contains("--set s=8: value does not fit in s, which is 3 bits wide"), "{err}");
+    assert!(
+        err.contains("--set s=8: value does not fit in s, which is 3 bits wide"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -473,7 +476,10 @@ fn a_failed_vcd_write_names_the_file() {
         eprintln!("no /dev/full here: skipped");
         return;
     }
-    let err = refusal(&design("loop.json"), &["--cycles", "3", "--vcd", "/dev/full"]);
+    let err = refusal(
+        &design("loop.json"),
+        &["--cycles", "3", "--vcd", "/dev/full"],
+    );
     assert!(
         err.starts_with("quadrille: cannot write /dev/full: "),
         "{err}"

@@ -252,7 +252,10 @@ pub(crate) enum Failure {
     Load(LoadError),
     /// A combinational loop; `cells` are the module's cells (indices) on loops or between
     /// them, the ones worth splitting into bits.
-    Loop { error: LoadError, cells: Vec<usize> },
+    Loop {
+        error: LoadError,
+        cells: Vec<usize>,
+    },
 }
 
 impl From<LoadError> for Failure {
@@ -570,9 +573,12 @@ fn param_upto(cell: &Cell, name: &str, max: u64) -> Result<u32, LoadError> {
         .parameters
         .get(name)
         .ok_or_else(|| bad(cell, format!("parameter {name} is missing")))?;
-    let v = p
-        .as_u64()
-        .ok_or_else(|| bad(cell, format!("parameter {name} is {}, not a number", p.shown())))?;
+    let v = p.as_u64().ok_or_else(|| {
+        bad(
+            cell,
+            format!("parameter {name} is {}, not a number", p.shown()),
+        )
+    })?;
     if v > max {
         return Err(bad(
             cell,
@@ -714,12 +720,15 @@ pub(crate) fn compile(
     limits: Limits,
 ) -> Result<Program, Failure> {
     let mut net_names: HashMap<u32, NetLabel> = HashMap::new();
-    for (w, n) in module.netnames.iter().enumerate().filter(|(_, n)| !n.hide_name) {
+    for (w, n) in module
+        .netnames
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !n.hide_name)
+    {
         for (i, b) in n.bits.iter().enumerate() {
             if let Bit::Net(id) = b {
-                net_names
-                    .entry(*id)
-                    .or_insert(NetLabel::Wire(w, i as u32));
+                net_names.entry(*id).or_insert(NetLabel::Wire(w, i as u32));
             }
         }
     }

@@ -208,6 +208,13 @@ impl Module {
                     });
                 }
             };
+            // A Verilog index: 32 bits. Bounding it keeps `offset + width` exact everywhere.
+            if i32::try_from(p.offset).is_err() {
+                return Err(LoadError::Malformed {
+                    place: format!("port {}", clip_name(pname)),
+                    message: format!("offset {} does not fit in 32 bits", p.offset),
+                });
+            }
             ports.push(Port {
                 name: pname.clone(),
                 direction,
@@ -475,6 +482,33 @@ mod tests {
         let json = r#"{"modules":{"m":{"ports":{"a":{"direction":"input","bits":["q"]}}}}}"#;
         let err = Module::from_json(json).unwrap_err().to_string();
         assert!(err.contains("port a, bit 0"), "{err}");
+    }
+
+    #[test]
+    fn a_port_offset_beyond_32_bits_is_refused() {
+        let json = r#"{"modules":{"m":{"ports":{"a":{"direction":"input","bits":[2,3],
+            "offset":9223372036854775807,"upto":1}}}}}"#;
+        assert_eq!(
+            Module::from_json(json).unwrap_err().to_string(),
+            "port a: offset 9223372036854775807 does not fit in 32 bits"
+        );
+    }
+
+    #[test]
+    fn integer_parameters_beyond_32_bits_are_refused_not_cut() {
+        for (v, fits) in [
+            (serde_json::json!(4294967295u64), true),
+            (serde_json::json!(-2147483648i64), true),
+            (serde_json::json!(4294967296u64), false),
+            (serde_json::json!(-2147483649i64), false),
+            (serde_json::json!(18446744073709551615u64), false),
+        ] {
+            assert_eq!(parse_param(&v).is_ok(), fits, "{v}");
+        }
+        assert_eq!(
+            parse_param(&serde_json::json!(1099511627776u64)).unwrap_err(),
+            "1099511627776 does not fit in 32 bits (write wider values as bit strings)"
+        );
     }
 
     #[test]

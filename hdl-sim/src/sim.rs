@@ -8,8 +8,8 @@
 
 use crate::compile::{Failure, Gather, Kind, Operand, Program, compile};
 use crate::error::{LoadError, PinError};
-use crate::limits::Limits;
 use crate::fast::{self, Code, Fast};
+use crate::limits::Limits;
 use crate::netlist::{Direction, Module};
 use crate::ops::{self, Scratch, bin_narrow, bin_wide, extend, mask, un_narrow, un_wide, words};
 use crate::split::split_cells;

@@ -87,7 +87,10 @@ fn the_budget_is_the_callers() {
     assert_eq!(sim.get_by_name("q").unwrap(), 0);
     let err = Simulator::from_json_with(&text, None, Limits::with_state_mib(1)).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.starts_with("cell m: the design would need 2.0 MiB"), "{msg}");
+    assert!(
+        msg.starts_with("cell m: the design would need 2.0 MiB"),
+        "{msg}"
+    );
     assert!(msg.ends_with("over the budget of 1 MiB"), "{msg}");
 }
 
@@ -168,7 +171,10 @@ fn a_huge_combinational_ring_is_refused_with_a_short_message() {
 #[test]
 fn a_small_loop_is_named_whole() {
     let err = Simulator::new(&ring(3), None).unwrap_err().to_string();
-    assert!(err.starts_with("combinational loop through cell c"), "{err}");
+    assert!(
+        err.starts_with("combinational loop through cell c"),
+        "{err}"
+    );
     assert!(!err.contains("more"), "{err}");
     for c in ["c0", "c1", "c2"] {
         assert!(err.contains(c), "{err}");
