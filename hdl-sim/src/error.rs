@@ -16,7 +16,7 @@ pub enum LoadError {
         "netlist has {modules} modules and none is marked top (flatten it with hdl/netlist.sh)"
     )]
     NoTop { modules: usize },
-    #[error("netlist has several top modules: {}", .0.join(", "))]
+    #[error("netlist has several top modules: {}", some_names(.0))]
     ManyTops(Vec<String>),
     #[error("{place}: {message}")]
     Malformed { place: String, message: String },
@@ -75,8 +75,22 @@ pub enum LoadError {
         found: String,
         expected: String,
     },
-    #[error("no input port named {0:?}")]
+    #[error("no input port named {:?}", clip_name(.0))]
     NoSuchInput(String),
+}
+
+/// The first few names of a list, and how many more there are.
+fn some_names(names: &[String]) -> String {
+    let shown = names
+        .iter()
+        .take(LOOP_NAMES_SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    match names.len().saturating_sub(LOOP_NAMES_SHOWN) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
 }
 
 /// How many cells of a loop its message names.
@@ -166,13 +180,13 @@ fn unsupported_hint(kind: &str) -> &'static str {
 /// A pin operation the design does not allow.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PinError {
-    #[error("no input port named {0:?}")]
+    #[error("no input port named {:?}", clip_name(.0))]
     NoSuchInput(String),
-    #[error("no port or net named {0:?}")]
+    #[error("no port or net named {:?}", clip_name(.0))]
     NoSuchSignal(String),
     #[error("value does not fit in {name}, which is {} wide", plural(u64::from(*.width), "bit"))]
     TooWide { name: String, width: u32 },
-    #[error("bad pin reference {0:?} (expected NAME or NAME[BIT])")]
+    #[error("bad pin reference {:?} (expected NAME or NAME[BIT])", clip(.0))]
     BadPinRef(String),
     #[error(
         "{name}[{bit}] is out of range: {name} is {} wide",

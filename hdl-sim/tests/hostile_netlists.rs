@@ -215,3 +215,33 @@ fn a_long_cell_name_is_cut() {
     assert!(msg.len() < 400, "{} bytes", msg.len());
     assert!(msg.contains("(49840 more characters)"), "{msg}");
 }
+
+#[test]
+fn a_thousand_top_modules_are_counted_not_listed() {
+    let modules: Vec<String> = (0..1000)
+        .map(|i| format!(r#""m{i}":{{"attributes":{{"top":1}}}}"#))
+        .collect();
+    let json = format!(r#"{{"modules":{{{}}}}}"#, modules.join(","));
+    let msg = Simulator::from_json(&json, None).unwrap_err().to_string();
+    assert_eq!(
+        msg,
+        "netlist has several top modules: m0, m1, m10, m100, m101, m102 and 994 more"
+    );
+}
+
+#[test]
+fn a_flip_flop_gate_drives_only_q() {
+    // `$_DFF_P_` with a stray Y connection: Y is not an output of the cell, so nothing drives
+    // net 9 and reading it gives 0 (it used to be left without an instruction).
+    let json = r#"{"modules":{"t":{
+      "ports":{"clk":{"direction":"input","bits":[2]},"d":{"direction":"input","bits":[3]},
+               "q":{"direction":"output","bits":[4]},"y":{"direction":"output","bits":[10]}},
+      "cells":{
+        "f":{"type":"$_DFF_P_","connections":{"C":[2],"D":[3],"Q":[4],"Y":[9]}},
+        "n":{"type":"$_NOT_","connections":{"A":[9],"Y":[10]}}}}}}"#;
+    let mut sim = Simulator::from_json(json, None).unwrap();
+    sim.set_by_name("d", 1).unwrap();
+    sim.step();
+    assert_eq!(sim.get_by_name("q").unwrap(), 1);
+    assert_eq!(sim.get_by_name("y").unwrap(), 1);
+}
