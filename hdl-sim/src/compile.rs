@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use crate::error::{LOOP_NAMES_SHOWN, LoadError, clip_name, plural};
 use crate::limits::{Limits, MAX_BITS};
 use crate::netlist::{Bit, Cell, Direction, Module, Param};
-use crate::ops::{BinOp, Shape, UnOp, words};
+use crate::ops::{self, BinOp, Shape, UnOp, words};
 
 /// Index of a signal.
 pub(crate) type SigId = u32;
@@ -1025,6 +1025,17 @@ fn build_cell(b: &mut Builder, cell: &Cell, outs: &[Operand]) -> Result<(), Load
             a_signed: param_bool(cell, "A_SIGNED"),
             b_signed: param_bool(cell, "B_SIGNED"),
         };
+        let work = ops::work(op, &shape);
+        if work > ops::MAX_WORK {
+            return Err(bad(
+                cell,
+                format!(
+                    "one evaluation at these widths (A {aw}, B {bw}, Y {yw} bits) takes about \
+                     {work} word operations, more than the {} allowed",
+                    ops::MAX_WORK
+                ),
+            ));
+        }
         return emit(b, cell, Kind::Bin(op), outs[0], a, bb, NO_OPERAND, shape);
     }
     match kind {

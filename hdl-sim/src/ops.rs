@@ -133,6 +133,25 @@ impl Shape {
     }
 }
 
+/// Roughly how many word operations one evaluation of `op` takes on operands of `s`: schoolbook
+/// multiplication is quadratic in words, long division is bits times words, a power is a
+/// multiplication per exponent bit. The compiler refuses cells above [`MAX_WORK`], whose every
+/// evaluation would take seconds to hours (a 2^20-bit division).
+pub(crate) fn work(op: BinOp, s: &Shape) -> u64 {
+    let w = s.a_width.max(s.b_width).max(s.y_width);
+    let n = words(w) as u64;
+    let ny = words(s.y_width) as u64;
+    match op {
+        BinOp::Mul => n * n,
+        BinOp::Div | BinOp::Mod | BinOp::DivFloor | BinOp::ModFloor => u64::from(w) * n,
+        BinOp::Pow if s.y_width > 64 || s.b_width > 64 => 2 * u64::from(s.b_width) * ny * ny,
+        _ => n,
+    }
+}
+
+/// The most word operations one evaluation of a cell may take (about a tenth of a second).
+pub(crate) const MAX_WORK: u64 = 1 << 28;
+
 /// Evaluates a binary operator on the fast path. `a` and `b` are the raw operand bits (only the
 /// low `a_width`/`b_width` bits may be set); the caller masks the result to `Y_WIDTH`.
 #[inline]

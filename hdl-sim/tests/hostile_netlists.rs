@@ -245,3 +245,53 @@ fn a_flip_flop_gate_drives_only_q() {
     assert_eq!(sim.get_by_name("q").unwrap(), 1);
     assert_eq!(sim.get_by_name("y").unwrap(), 1);
 }
+
+/// A `w`-bit `$div` reading input `a` twice.
+fn division(w: u32) -> Module {
+    let a: Vec<Bit> = (0..w).map(|i| Bit::Net(2 + i)).collect();
+    let y: Vec<Bit> = (0..w).map(|i| Bit::Net(2 + w + i)).collect();
+    let port = |name: &str, direction, bits: &[Bit]| Port {
+        name: name.into(),
+        direction,
+        bits: bits.to_vec(),
+        offset: 0,
+        upto: false,
+    };
+    Module {
+        name: "div".into(),
+        ports: vec![
+            port("a", Direction::Input, &a),
+            port("y", Direction::Output, &y),
+        ],
+        cells: vec![Cell {
+            name: "d".into(),
+            kind: "$div".into(),
+            parameters: BTreeMap::from([
+                ("A_WIDTH".into(), param(w.into())),
+                ("B_WIDTH".into(), param(w.into())),
+                ("Y_WIDTH".into(), param(w.into())),
+            ]),
+            connections: BTreeMap::from([
+                ("A".into(), a.clone()),
+                ("B".into(), a),
+                ("Y".into(), y),
+            ]),
+        }],
+        netnames: Vec::new(),
+    }
+}
+
+/// Every evaluation of a 2^18-bit division would take about 2^30 word operations (minutes in
+/// a debug build): refused when loading rather than hanging at the first settle.
+#[test]
+fn a_division_too_wide_to_evaluate_is_refused() {
+    let err = Simulator::new(&division(1 << 18), None).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cell d ($div): one evaluation at these widths (A 262144, B 262144, Y 262144 bits) \
+         takes about 1073741824 word operations, more than the 268435456 allowed"
+    );
+    let mut sim = Simulator::new(&division(256), None).expect("a 256-bit division is fine");
+    sim.set_by_name("a", 7).unwrap();
+    assert_eq!(sim.get_by_name("y").unwrap(), 1);
+}
