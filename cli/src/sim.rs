@@ -57,10 +57,11 @@ pub struct Args {
     #[arg(long, value_name = "PIN")]
     uart_tx: Option<String>,
     /// Clock frequency, for the UART bit timing.
-    #[arg(long, default_value_t = 50_000_000, value_name = "HZ")]
+    #[arg(long, default_value_t = 50_000_000, value_name = "HZ",
+          value_parser = clap::value_parser!(u64).range(1..))]
     clock_hz: u64,
     /// UART baud rate.
-    #[arg(long, default_value_t = 115_200)]
+    #[arg(long, default_value_t = 115_200, value_parser = clap::value_parser!(u64).range(1..))]
     baud: u64,
     /// UART stop bits.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]

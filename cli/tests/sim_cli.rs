@@ -499,3 +499,13 @@ fn a_netlist_that_is_not_utf8_is_refused_with_the_byte_offset() {
         )
     );
 }
+
+#[test]
+fn a_zero_baud_rate_or_clock_is_refused() {
+    for flag in ["--baud", "--clock-hz"] {
+        let out = sim(&design("loop.json"), &[flag, "0", "--uart-in", "a"]);
+        assert_eq!(code(&out), 2, "{flag} 0");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag) && err.contains("0"), "{err}");
+    }
+}

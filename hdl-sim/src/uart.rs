@@ -16,7 +16,7 @@ impl UartConfig {
     /// 8N1 at `baud` on a `clock_hz` clock: cycles per bit rounded to the nearest
     /// (50 MHz / 115200 → 434).
     pub fn new(clock_hz: u64, baud: u64) -> UartConfig {
-        let cycles = (clock_hz + baud / 2) / baud.max(1);
+        let cycles = clock_hz.saturating_add(baud / 2) / baud.max(1);
         UartConfig {
             cycles_per_bit: cycles.clamp(1, u64::from(u32::MAX)) as u32,
             stop_bits: 1,
@@ -190,6 +190,8 @@ mod tests {
     #[test]
     fn fifty_megahertz_at_115200_is_434_cycles_per_bit() {
         assert_eq!(UartConfig::new(50_000_000, 115_200).cycles_per_bit, 434);
+        assert_eq!(UartConfig::new(u64::MAX, 3).cycles_per_bit, u32::MAX);
+        assert_eq!(UartConfig::new(10, 0).cycles_per_bit, 10);
     }
 
     #[test]
