@@ -49,7 +49,10 @@
 //!
 //! A netlist is read as hostile input: every parameter is checked in 64-bit arithmetic against
 //! explicit limits before it sizes anything, the state it asks for is checked against a budget
-//! ([`Limits`], 256 MiB by default) before it is allocated, and loops are found in linear time.
+//! ([`Limits`], 256 MiB by default) before it is allocated, loops are found in linear time,
+//! and an arithmetic cell whose every evaluation would take more than 2^28 word operations (a
+//! million-bit division) is refused rather than left to hang the first settle. Messages quote
+//! at most 60 characters of a value and 160 of a name.
 //! [`Simulator::from_json_with`] answers a simulator or an error for any text, never a panic.
 //!
 //! Nothing here touches the operating system: no files, threads or clocks.
