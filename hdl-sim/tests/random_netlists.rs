@@ -19,8 +19,11 @@ struct Counting;
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
+// SAFETY: every call is passed on unchanged to the system allocator, which upholds the
+// `GlobalAlloc` contract; the counters only observe sizes.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's `layout` obligations are the system allocator's.
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             let now = IN_USE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
@@ -29,6 +32,7 @@ unsafe impl GlobalAlloc for Counting {
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System.alloc` (above) with this `layout`.
         unsafe { System.dealloc(ptr, layout) };
         IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
