@@ -117,8 +117,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         d.send(&bytes);
         driver = Some((pin, d));
     }
-    for s in &args.sets {
-        let (name, value) = s
+    for full in &args.sets {
+        // The argument as messages quote it: at most 60 characters.
+        let s = &quoted(full);
+        let (name, value) = full
             .split_once('=')
             .with_context(|| format!("--set {s}: expected PORT=VALUE"))?;
         let pin = sim.input(name).with_context(|| format!("--set {s}"))?;
@@ -239,6 +241,19 @@ fn pick(
     }
 }
 
+/// `s` cut to 60 characters for a message, saying how many more there were.
+fn quoted(s: &str) -> String {
+    const SHOWN: usize = 60;
+    match s.char_indices().nth(SHOWN) {
+        None => s.to_string(),
+        Some((cut, _)) => {
+            let more = s[cut..].chars().count();
+            let unit = if more == 1 { "character" } else { "characters" };
+            format!("{}... ({more} more {unit})", &s[..cut])
+        }
+    }
+}
+
 /// Parses C-style escapes: `\n \r \t \0 \\ \' \" \xHH`; other bytes stand for themselves.
 fn parse_escapes(s: &str) -> anyhow::Result<Vec<u8>> {
     let bytes = s.as_bytes();
@@ -318,21 +333,24 @@ fn parse_input_value(s: &str, width: u32) -> anyhow::Result<Vec<u64>> {
 
 /// Parses a value of any width into little-endian words.
 fn parse_value(s: &str) -> anyhow::Result<Vec<u64>> {
-    let s = s.trim().replace('_', "");
-    let (digits, radix) = match s.get(..2) {
-        Some("0x") | Some("0X") => (&s[2..], 16u32),
-        Some("0b") | Some("0B") => (&s[2..], 2),
-        Some("0o") | Some("0O") => (&s[2..], 8),
-        _ => (&s[..], 10),
+    let s = s.trim();
+    let (digits, radix, prefix) = match s.get(..2) {
+        Some("0x") | Some("0X") => (&s[2..], 16u32, 2),
+        Some("0b") | Some("0B") => (&s[2..], 2, 2),
+        Some("0o") | Some("0O") => (&s[2..], 8, 2),
+        _ => (s, 10, 0),
     };
-    if digits.is_empty() {
+    if !digits.chars().any(|c| c != '_') {
         bail!("empty value");
     }
     let mut words: Vec<u64> = vec![0];
-    for c in digits.chars() {
-        let d = c
-            .to_digit(radix)
-            .with_context(|| format!("{c:?} is not a base-{radix} digit"))?;
+    for (i, c) in digits.chars().enumerate().filter(|(_, c)| *c != '_') {
+        let d = c.to_digit(radix).with_context(|| {
+            format!(
+                "{c:?} (character {}) is not a base-{radix} digit",
+                prefix + i + 1
+            )
+        })?;
         // words = words * radix + d
         let mut carry = u128::from(d);
         for w in words.iter_mut() {
@@ -374,7 +392,19 @@ mod tests {
         assert_eq!(parse_value("0b101").unwrap(), vec![5]);
         assert_eq!(parse_value("0x1_0000_0000_0000_0000").unwrap(), vec![0, 1]);
         assert!(parse_value("0x").is_err());
-        assert!(parse_value("12a").is_err());
+        assert!(parse_value("0x__").is_err());
+        assert_eq!(
+            parse_value("12a").unwrap_err().to_string(),
+            "'a' (character 3) is not a base-10 digit"
+        );
+        assert_eq!(
+            parse_value("0b1_0_2").unwrap_err().to_string(),
+            "'2' (character 7) is not a base-2 digit"
+        );
+        assert_eq!(
+            quoted(&"v".repeat(61)),
+            format!("{}... (1 more character)", "v".repeat(60))
+        );
     }
 
     #[test]

@@ -509,3 +509,23 @@ fn a_zero_baud_rate_or_clock_is_refused() {
         assert!(err.contains(flag) && err.contains("0"), "{err}");
     }
 }
+
+#[test]
+fn set_quotes_at_most_sixty_characters_and_names_the_bad_digit() {
+    let long = format!("SW={}", "9".repeat(10_000));
+    let err = refusal(&design("loop.json"), &["--set", &long]);
+    assert!(
+        err.starts_with(&format!(
+            "quadrille: --set SW={}... (9943 more characters): ",
+            "9".repeat(57)
+        )),
+        "{}",
+        &err[..err.len().min(300)]
+    );
+    assert!(err.len() < 300, "{} bytes", err.len());
+    let err = refusal(&design("loop.json"), &["--set", "SW=0x1g"]);
+    assert_eq!(
+        err,
+        "quadrille: --set SW=0x1g: 'g' (character 4) is not a base-16 digit\n"
+    );
+}
