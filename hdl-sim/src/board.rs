@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::error::{LoadError, PinError};
+use crate::limits::Limits;
 use crate::netlist::Module;
 use crate::sim::{InputPin, Probe, Simulator};
 use crate::uart::{StampedByte, UartConfig, UartDriver, UartMonitor};
@@ -30,6 +31,8 @@ pub struct BoardConfig {
     pub switch_value: u64,
     /// Serial line timing (115200 baud on a 50 MHz clock, 8N1).
     pub uart: UartConfig,
+    /// What loading the netlist may allocate (256 MiB of simulated state).
+    pub limits: Limits,
 }
 
 impl Default for BoardConfig {
@@ -45,6 +48,7 @@ impl Default for BoardConfig {
             switches: "SW".into(),
             switch_value: 0,
             uart: UartConfig::new(50_000_000, 115_200),
+            limits: Limits::default(),
         }
     }
 }
@@ -80,7 +84,7 @@ impl BoardEmulator {
 
     /// Same, from a parsed netlist.
     pub fn new(module: &Module, config: BoardConfig) -> Result<BoardEmulator, BoardError> {
-        let mut sim = Simulator::new(module, Some(&config.clock))?;
+        let mut sim = Simulator::with_limits(module, Some(&config.clock), config.limits)?;
         let rx_pin = sim.input(&config.rx)?;
         let tx = sim.probe(&config.tx)?;
         sim.set(rx_pin, 1)?;

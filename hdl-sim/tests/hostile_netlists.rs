@@ -295,3 +295,24 @@ fn a_division_too_wide_to_evaluate_is_refused() {
     sim.set_by_name("a", 7).unwrap();
     assert_eq!(sim.get_by_name("y").unwrap(), 1);
 }
+
+#[test]
+fn a_board_loads_within_its_configured_budget() {
+    use hdl_sim::{BoardConfig, BoardEmulator, BoardError};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/designs/loop.json"
+    ))
+    .unwrap();
+    BoardEmulator::from_json(&text, BoardConfig::default()).expect("the default budget");
+    let tight = BoardConfig {
+        limits: Limits {
+            max_state_bytes: 8,
+        },
+        ..BoardConfig::default()
+    };
+    match BoardEmulator::from_json(&text, tight) {
+        Err(BoardError::Load(LoadError::OverBudget { budget: 8, .. })) => {}
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}
