@@ -306,9 +306,7 @@ fn a_board_loads_within_its_configured_budget() {
     .unwrap();
     BoardEmulator::from_json(&text, BoardConfig::default()).expect("the default budget");
     let tight = BoardConfig {
-        limits: Limits {
-            max_state_bytes: 8,
-        },
+        limits: Limits { max_state_bytes: 8 },
         ..BoardConfig::default()
     };
     match BoardEmulator::from_json(&text, tight) {
