@@ -7,6 +7,7 @@
 pub mod editor;
 pub mod geometry;
 pub mod lab;
+pub mod league;
 pub mod monitor;
 pub mod route;
 pub mod serial;

@@ -16,18 +16,21 @@ pub enum Route {
     Pilots,
     /// `#/board`: FPGA players on a simulated or real DE2-115 board.
     Board,
+    /// `#/league`: a Paper Soccer league of engines and boards.
+    League,
     /// Any fragment that names no page.
     NotFound,
 }
 
 impl Route {
     /// The pages listed in the navigation bar, in order.
-    pub const NAV: [Route; 5] = [
+    pub const NAV: [Route; 6] = [
         Route::Home,
         Route::Soccer,
         Route::Circuits,
         Route::Pilots,
         Route::Board,
+        Route::League,
     ];
 
     /// Parses `location.hash`. The leading `#`, a trailing `/` and a `?query` are ignored, and
@@ -42,6 +45,7 @@ impl Route {
             "/circuits" => Route::Circuits,
             "/pilots" => Route::Pilots,
             "/board" => Route::Board,
+            "/league" => Route::League,
             _ => Route::NotFound,
         }
     }
@@ -54,6 +58,7 @@ impl Route {
             Route::Circuits => "#/circuits",
             Route::Pilots => "#/pilots",
             Route::Board => "#/board",
+            Route::League => "#/league",
         }
     }
 
@@ -65,6 +70,7 @@ impl Route {
             Route::Circuits => "Circuits",
             Route::Pilots => "Pilots",
             Route::Board => "Board",
+            Route::League => "League",
             Route::NotFound => "Not found",
         }
     }

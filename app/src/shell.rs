@@ -47,6 +47,7 @@ pub fn App() -> Html {
         Route::Circuits => html! { <pages::circuits::Circuits /> },
         Route::Pilots => html! { <pages::pilots::Pilots /> },
         Route::Board => html! { <pages::board::Board /> },
+        Route::League => html! { <pages::league::League /> },
         Route::NotFound => html! { <pages::not_found::NotFound /> },
     };
     html! {

@@ -24,6 +24,7 @@ fn engine_game(width: u8, length: u8, starter: Side) -> Referee {
             record: referee.record().to_string(),
             level: 1,
             seed: id,
+            game: None,
         };
         match answer(&ask, js_sys::Date::now) {
             Answer::Turn { id: got, turn, .. } => {

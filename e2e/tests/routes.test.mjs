@@ -13,6 +13,7 @@ const ROUTES = [
   { hash: '#/circuits', title: 'Circuits · Quadrille', landmark: 'canvas[data-sample]' },
   { hash: '#/pilots', title: 'Pilots · Quadrille', landmark: '[data-testid="pilots-page"]' },
   { hash: '#/board', title: 'Board · Quadrille', landmark: '[data-testid="board-page"]' },
+  { hash: '#/league', title: 'League · Quadrille', landmark: '[data-testid="league-page"]' },
 ];
 
 for (const { hash, title, landmark } of ROUTES) {

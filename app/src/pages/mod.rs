@@ -3,6 +3,7 @@
 pub mod board;
 pub mod circuits;
 pub mod home;
+pub mod league;
 pub mod not_found;
 pub mod pilots;
 pub mod soccer;

@@ -185,6 +185,31 @@ impl EngineLink {
             record: record.to_string(),
             level,
             seed,
+            game: None,
+        });
+        id
+    }
+
+    /// Asks for the turn of the engine that plays the game `game` (a key of the caller's) from
+    /// kick-off, made with `seed` at the first request: one engine for the whole game, as a
+    /// CLI player (see [`Ask::game`]).
+    pub fn ask_in_game(
+        &self,
+        game: u64,
+        record: &Record,
+        level: u8,
+        seed: u64,
+        reply: Callback<Answer>,
+    ) -> u64 {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        self.waiting.borrow_mut().insert(id, reply);
+        self.bridge.send(Ask {
+            id,
+            record: record.to_string(),
+            level,
+            seed,
+            game: Some(game),
         });
         id
     }

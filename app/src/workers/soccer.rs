@@ -19,6 +19,12 @@ pub struct Ask {
     /// The engine's strength (0 = random, up to `engine::soccer::search::MAX_LEVEL`).
     pub level: u8,
     pub seed: u64,
+    /// A game this engine plays from start to end (a league's), named by the page: the worker
+    /// keeps one engine per key for the game's length, made with `seed` at the first request,
+    /// exactly as a player process of the CLI keeps one (`quadrille soccer league`), so the
+    /// same seeds play the same game in both. `None`: a fresh engine for this request alone.
+    #[serde(default)]
+    pub game: Option<u64>,
 }
 
 /// What the worker says.
@@ -40,8 +46,14 @@ pub enum Answer {
     Refused { id: u64, reason: String },
 }
 
-/// Answers one request: the engine's analysis of the record's final position.
+/// Answers one request with a fresh engine: the engine's analysis of the record's final
+/// position.
 pub fn answer(ask: &Ask, now: impl Fn() -> f64) -> Answer {
+    answer_with(ask, &mut Engine::new(ask.level, ask.seed), now)
+}
+
+/// Answers one request with `engine` (which keeps its state for the next request).
+pub fn answer_with(ask: &Ask, engine: &mut Engine, now: impl Fn() -> f64) -> Answer {
     let refused = |reason: String| Answer::Refused { id: ask.id, reason };
     let record = match Record::parse(&ask.record) {
         Ok(record) => record,
@@ -52,7 +64,7 @@ pub fn answer(ask: &Ask, now: impl Fn() -> f64) -> Answer {
         Err(err) => return refused(format!("record refused: {err}")),
     };
     let started = now();
-    match Engine::new(ask.level, ask.seed).analyse(&game) {
+    match engine.analyse(&game) {
         Some(analysis) => Answer::Turn {
             id: ask.id,
             turn: String::from_utf8_lossy(&analysis.turn).into_owned(),
@@ -64,8 +76,41 @@ pub fn answer(ask: &Ask, now: impl Fn() -> f64) -> Answer {
     }
 }
 
-/// The worker itself: stateless, one answer per request, in order.
-pub struct SoccerWorker;
+/// How many games' engines the worker keeps (the oldest is dropped first): more than a page
+/// ever plays at once on one worker.
+const KEPT_GAMES: usize = 64;
+
+/// Engines kept for whole games, by the page's key, oldest first.
+#[derive(Default)]
+pub struct GameEngines {
+    engines: std::collections::VecDeque<(u64, Engine)>,
+}
+
+impl GameEngines {
+    /// Answers `ask` with the engine of its game (made on first sight), or a fresh one.
+    pub fn answer(&mut self, ask: &Ask, now: impl Fn() -> f64) -> Answer {
+        let Some(key) = ask.game else {
+            return answer(ask, now);
+        };
+        let at = match self.engines.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                if self.engines.len() >= KEPT_GAMES {
+                    self.engines.pop_front();
+                }
+                self.engines
+                    .push_back((key, Engine::new(ask.level, ask.seed)));
+                self.engines.len() - 1
+            }
+        };
+        answer_with(ask, &mut self.engines[at].1, now)
+    }
+}
+
+/// The worker itself: one answer per request, in order; engines of whole games are kept.
+pub struct SoccerWorker {
+    games: GameEngines,
+}
 
 impl Worker for SoccerWorker {
     type Message = ();
@@ -73,7 +118,9 @@ impl Worker for SoccerWorker {
     type Output = Answer;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        SoccerWorker
+        SoccerWorker {
+            games: GameEngines::default(),
+        }
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
@@ -83,7 +130,7 @@ impl Worker for SoccerWorker {
     }
 
     fn received(&mut self, scope: &WorkerScope<Self>, ask: Ask, id: HandlerId) {
-        scope.respond(id, answer(&ask, js_sys::Date::now));
+        scope.respond(id, self.games.answer(&ask, js_sys::Date::now));
     }
 }
 
@@ -97,6 +144,7 @@ mod tests {
             record: record.into(),
             level: 2,
             seed: 1,
+            game: None,
         }
     }
 
@@ -112,6 +160,53 @@ mod tests {
         assert!(
             outcome.is_none_or(|o| o.winner == before.to_move()),
             "{turn}"
+        );
+    }
+
+    #[test]
+    fn a_games_engine_keeps_its_state_as_a_cli_player_does() {
+        // Level 0 draws from the engine's generator at every turn: a kept engine plays the
+        // turns of one engine made at kick-off (as a CLI player), whatever else the worker
+        // answers in between.
+        use engine::soccer::Side;
+        use engine::soccer::field::Field;
+        use engine::soccer::game::Game;
+        let field = Field::new(6, 6).unwrap();
+        let mut cli = [Engine::new(0, 42), Engine::new(0, 43)];
+        let mut games = GameEngines::default();
+        let mut game = Game::new(field, Side::Red);
+        let mut record = Record::new(field, Side::Red);
+        let mut fresh_differs = false;
+        while game.outcome().is_none() {
+            let side = usize::from(game.to_move() == Side::Blue);
+            let expected = String::from_utf8(cli[side].choose_turn(&game)).unwrap();
+            let ask = Ask {
+                id: record.turns.len() as u64,
+                record: record.to_string(),
+                level: 0,
+                seed: 42 + side as u64,
+                game: Some(side as u64),
+            };
+            let _ = games.answer(
+                &Ask {
+                    game: Some(99),
+                    ..ask.clone()
+                },
+                || 0.0,
+            );
+            match games.answer(&ask, || 0.0) {
+                Answer::Turn { turn, .. } => assert_eq!(turn, expected, "{record}"),
+                other => panic!("{record}: {other:?}"),
+            }
+            if let Answer::Turn { turn, .. } = answer(&ask, || 0.0) {
+                fresh_differs |= turn != expected;
+            }
+            game.play_turn(expected.as_bytes());
+            record.turns.push(expected.into_bytes());
+        }
+        assert!(
+            fresh_differs,
+            "the test needs a game where the state matters"
         );
     }
 

@@ -1,0 +1,6 @@
+//! The Paper Soccer league in the browser: the session that decides what runs ([`session`],
+//! browser-free) and the tables that run one game each ([`table`]). The league's rules are
+//! `engine::soccer::league`'s; the page is `pages::league`.
+
+pub mod session;
+pub mod table;
