@@ -76,6 +76,35 @@ impl Route {
     }
 }
 
+/// The value of `key` in the fragment's `?query` (`#/soccer?record=8x10%20red%3A%203`),
+/// percent-decoded as `encodeURIComponent` encodes; `None` when it is absent or not UTF-8.
+/// Lets one page link to another with something to show (a league game's record).
+pub fn query_value(hash: &str, key: &str) -> Option<String> {
+    let (_, query) = hash.split_once('?')?;
+    let raw = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))?;
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        let hex = bytes
+            .get(k + 1..k + 3)
+            .and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+        match (bytes[k], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                k += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                k += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 impl fmt::Display for Route {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.title())
@@ -101,6 +130,23 @@ mod tests {
         assert_eq!(Route::from_hash("#/soccer/"), Route::Soccer);
         assert_eq!(Route::from_hash("#/circuits?sample=ring"), Route::Circuits);
         assert_eq!(Route::from_hash("/board"), Route::Board);
+    }
+
+    #[test]
+    fn query_values_are_decoded() {
+        let hash = "#/soccer?x=1&record=8x10%20red%3A%203%2F1%20%23%20red%20goal";
+        assert_eq!(
+            query_value(hash, "record").as_deref(),
+            Some("8x10 red: 3/1 # red goal")
+        );
+        assert_eq!(query_value(hash, "x").as_deref(), Some("1"));
+        assert_eq!(query_value(hash, "rec"), None);
+        assert_eq!(query_value("#/soccer", "record"), None);
+        assert_eq!(query_value("#/soccer?record=%FF", "record"), None);
+        assert_eq!(
+            query_value("#/soccer?record=a%2", "record").as_deref(),
+            Some("a%2")
+        );
     }
 
     #[test]

@@ -206,7 +206,7 @@ impl Component for Soccer {
             let link = ctx.link().clone();
             EventListener::new(&window, "resize", move |_| link.send_message(Msg::Resized))
         });
-        Soccer {
+        let mut soccer = Soccer {
             width: DEFAULT.0.to_string(),
             length: DEFAULT.1.to_string(),
             starter: StarterChoice::Random,
@@ -233,7 +233,14 @@ impl Component for Soccer {
             focus_board: Cell::new(false),
             _tick: tick,
             _resize: resize,
+        };
+        // A link with a record (a league's game) opens it for review.
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok());
+        if let Some(record) = hash.and_then(|h| crate::route::query_value(&h, "record")) {
+            soccer.record_text = record;
+            soccer.load_record();
         }
+        soccer
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
