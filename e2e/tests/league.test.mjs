@@ -36,11 +36,11 @@ before(() => {
 }, { timeout: 900_000 });
 const browser = sharedBrowser();
 
-// `quadrille soccer league` of engines at `levels` (named by their specs, as the page names
-// them) on `sizes`, as JSON.
-function cliLeague({ levels, sizes, turnMs, seed }) {
+// `quadrille soccer league` of `players` (specs: `engine:L`, `sim`; named by their specs, as
+// the page names them) on `sizes`, as JSON.
+function cliLeague({ players: specs, sizes, turnMs, seed }) {
   const dir = mkdtempSync(join(tmpdir(), 'quadrille-league-'));
-  const players = levels.map((l) => `[[player]]\nname = "engine:${l}"\nspec = "engine:${l}"\n`);
+  const players = specs.map((spec) => `[[player]]\nname = "${spec}"\nspec = "${spec}"\n`);
   const plan = `seed = ${seed}\nturn_ms = ${turnMs}\nsizes = [${sizes.map((s) => `"${s}"`).join(', ')}]\n\n${players.join('\n')}`;
   const path = join(dir, 'league.toml');
   writeFileSync(path, plan);
@@ -48,7 +48,7 @@ function cliLeague({ levels, sizes, turnMs, seed }) {
 }
 
 // Sets up the league in the form (from a clean slate) and runs it.
-async function runInPage(page, { levels, sizes, turnMs, seed }) {
+async function runInPage(page, { players, sizes, turnMs, seed }) {
   await visit(page, '#/league');
   await page.evaluate(() => localStorage.clear());
   await page.reload();
@@ -56,12 +56,16 @@ async function runInPage(page, { levels, sizes, turnMs, seed }) {
   while ((await page.locator('[data-testid="league-remove"]').count()) > 0) {
     await page.click('[data-testid="league-remove"] >> nth=0');
   }
-  for (const level of levels) {
-    await page.selectOption('select[data-testid="league-engine-level"]', String(level));
-    await page.click('[data-testid="league-add-engine"]');
+  for (const spec of players) {
+    if (spec === 'sim') {
+      await page.click('[data-testid="league-add-emulated"]');
+    } else {
+      await page.selectOption('select[data-testid="league-engine-level"]', spec.replace('engine:', ''));
+      await page.click('[data-testid="league-add-engine"]');
+    }
   }
   const names = await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name));
-  assert.deepEqual(names, levels.map((l) => `engine:${l}`));
+  assert.deepEqual(names, players);
   await page.fill('input[data-testid="league-sizes"]', sizes.join(','));
   await page.fill('input[data-testid="league-turn-ms"]', String(turnMs));
   await page.fill('input[data-testid="league-seed"]', String(seed));
@@ -102,7 +106,7 @@ async function assertSameAsCli(page, cli) {
   assert.deepEqual(exported, cli);
 }
 
-const SMALL = { levels: [0, 1, 2], sizes: ['4x4', '6x6'], turnMs: 3000, seed: 11 };
+const SMALL = { players: ['engine:0', 'engine:1', 'engine:2'], sizes: ['4x4', '6x6'], turnMs: 3000, seed: 11 };
 
 test('a league of three engine levels runs to the CLI standings', { timeout: 180_000 }, async () => {
   const cli = cliLeague(SMALL);
@@ -130,7 +134,7 @@ test('a league of three engine levels runs to the CLI standings', { timeout: 180
   });
 });
 
-const RELOAD = { levels: [0, 1, 3], sizes: ['8x10', '10x8'], turnMs: 5000, seed: 3 };
+const RELOAD = { players: ['engine:0', 'engine:3', 'engine:4'], sizes: ['8x10'], turnMs: 20000, seed: 3 };
 
 test('a reload mid-league resumes and completes with the same standings', { timeout: 400_000 }, async () => {
   const cli = cliLeague(RELOAD);
@@ -154,9 +158,22 @@ test('a reload mid-league resumes and completes with the same standings', { time
   });
 });
 
+// The reference player on an emulated board (powered up afresh for each game, one game at a
+// time) is a player like any other, and plays as the CLI's `sim` does.
+const EMULATED = { players: ['engine:1', 'sim'], sizes: ['4x4'], turnMs: 1000, seed: 5 };
+
+test('an emulated reference board plays its games, as in the CLI', { timeout: 600_000 }, async () => {
+  const cli = cliLeague(EMULATED);
+  await browser.withPage(async (page) => {
+    await runInPage(page, EMULATED);
+    await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 550_000 });
+    await assertSameAsCli(page, cli);
+  });
+});
+
 test('a plan the league refuses is named, and nothing runs', { timeout: 60_000 }, async () => {
   await browser.withPage(async (page) => {
-    await runInPage(page, { levels: [1], sizes: ['8x10'], turnMs: 1000, seed: 1 });
+    await runInPage(page, { players: ['engine:1'], sizes: ['8x10'], turnMs: 1000, seed: 1 });
     assert.match(await page.textContent('[data-testid="league-error"]'), /at least 2 players/);
     assert.equal(await page.locator('[data-testid="league-status"]').count(), 0);
     await page.selectOption('select[data-testid="league-engine-level"]', '2');
