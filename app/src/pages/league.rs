@@ -7,97 +7,20 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use engine::soccer::league::Report;
 use engine::soccer::record::Record;
 use engine::soccer::search::MAX_LEVEL;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::browser_file::download_text;
-use crate::league::session::{Effect, Entrant, Plan, PlayerKind, Session, add_player};
+use crate::league::session::{Effect, Plan, PlayerKind, Session, add_player};
+use crate::league::storage::{Form, RUNNING_KEY, load, results_key, save};
 use crate::league::table::Table;
+use crate::league::view::{Progress, Tables};
 use crate::soccer::players::EngineLink;
-
-const FORM_KEY: &str = "quadrille.league.form";
-const RUNNING_KEY: &str = "quadrille.league.running";
-
-fn results_key(plan: &Plan) -> String {
-    format!("quadrille.league.results\n{plan}")
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-fn load(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok()?
-}
-
-fn save(key: &str, value: Option<&str>) {
-    if let Some(s) = storage() {
-        let _ = match value {
-            Some(v) => s.set_item(key, v),
-            None => s.remove_item(key),
-        };
-    }
-}
 
 fn now_ms() -> f64 {
     js_sys::Date::now()
-}
-
-/// What the form holds, as typed.
-#[derive(Clone, PartialEq)]
-struct Form {
-    players: Vec<Entrant>,
-    sizes: String,
-    turn_ms: String,
-    seed: String,
-}
-
-impl Form {
-    /// The form kept by the last visit, or a small default league.
-    fn stored() -> Form {
-        let mut form = Form {
-            players: Vec::new(),
-            sizes: "8x10".into(),
-            turn_ms: "1000".into(),
-            seed: "1".into(),
-        };
-        let Some(text) = load(FORM_KEY) else {
-            for level in [1, 2] {
-                add_player(&mut form.players, PlayerKind::Engine { level });
-            }
-            return form;
-        };
-        let mut lines = text.lines();
-        if let Some([sizes, turn_ms, seed]) = lines
-            .next()
-            .map(|l| l.split('\t').collect::<Vec<_>>())
-            .and_then(|v| <[&str; 3]>::try_from(v).ok())
-        {
-            (form.sizes, form.turn_ms, form.seed) = (sizes.into(), turn_ms.into(), seed.into());
-        }
-        for line in lines {
-            if let Some((name, spec)) = line.split_once('\t')
-                && let Some(kind) = PlayerKind::from_spec(spec)
-            {
-                form.players.push(Entrant {
-                    name: name.into(),
-                    kind,
-                });
-            }
-        }
-        form
-    }
-
-    fn store(&self) {
-        let mut text = format!("{}\t{}\t{}\n", self.sizes, self.turn_ms, self.seed);
-        for p in &self.players {
-            text.push_str(&format!("{}\t{}\n", p.name, p.kind.spec()));
-        }
-        save(FORM_KEY, Some(&text));
-    }
 }
 
 /// A league running (or run) on this page.
@@ -151,7 +74,7 @@ fn finished(run: &Shared, index: usize, record: Record, update: &Callback<()>) {
         match r.session.finished(index, record, now_ms()) {
             Ok(effects) => effects,
             Err(e) => {
-                gloo_console_error(&format!("league game {}: {e}", index + 1));
+                console_error(&format!("league game {}: {e}", index + 1));
                 Vec::new()
             }
         }
@@ -159,7 +82,7 @@ fn finished(run: &Shared, index: usize, record: Record, update: &Callback<()>) {
     apply(run, effects, update);
 }
 
-fn gloo_console_error(message: &str) {
+fn console_error(message: &str) {
     web_sys::console::error_1(&message.into());
 }
 
@@ -344,96 +267,5 @@ pub fn League() -> Html {
             </section>
             { view.unwrap_or_default() }
         </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct ProgressProps {
-    done: usize,
-    total: usize,
-    running: bool,
-    seconds: f64,
-}
-
-#[function_component]
-fn Progress(p: &ProgressProps) -> Html {
-    let state = if p.running { "running" } else { "done" };
-    html! {
-        <div class="league-progress">
-            <progress data-testid="league-progress" value={p.done.to_string()}
-                      max={p.total.max(1).to_string()} />
-            <p data-testid="league-status" data-state={state}>
-                { format!("{} of {} games played{}", p.done, p.total,
-                    if p.running { String::new() } else { format!(" in {:.1} s", p.seconds) }) }
-            </p>
-        </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct TablesProps {
-    report: Rc<Report>,
-    running: Vec<usize>,
-}
-
-/// The standings, the crosstable (in standings order) and the games played.
-#[function_component]
-fn Tables(p: &TablesProps) -> Html {
-    let report = &p.report;
-    let names: Vec<&str> = report.standings.iter().map(|s| s.name.as_str()).collect();
-    let replay = |record: &str| {
-        format!(
-            "#/soccer?record={}",
-            String::from(js_sys::encode_uri_component(record))
-        )
-    };
-    html! {
-        <>
-        <table class="league-standings">
-            <thead><tr><th>{ "Place" }</th><th>{ "Player" }</th><th>{ "Played" }</th>
-                <th>{ "Won" }</th><th>{ "Lost" }</th><th>{ "Points" }</th>
-                <th>{ "Goal wins" }</th><th>{ "Faults" }</th><th>{ "Tie-break" }</th></tr></thead>
-            <tbody>
-            { for report.standings.iter().map(|s| html! {
-                <tr data-testid="league-standing" data-name={s.name.clone()}
-                    data-place={s.place.to_string()} data-points={s.points.to_string()}>
-                    <td>{ s.place }</td><td>{ &s.name }</td><td>{ s.played }</td>
-                    <td>{ s.won }</td><td>{ s.lost }</td><td>{ s.points }</td>
-                    <td>{ s.goal_wins }</td><td>{ s.faults }</td>
-                    <td>{ s.tie_break.map(|t| t.name()).unwrap_or("") }</td>
-                </tr>
-            }) }
-            </tbody>
-        </table>
-        <table class="league-crosstable" data-testid="league-crosstable">
-            <thead><tr><th></th>{ for names.iter().map(|n| html! { <th>{ *n }</th> }) }</tr></thead>
-            <tbody>
-            { for report.crosstable.iter().zip(&names).map(|(row, name)| html! {
-                <tr><th>{ *name }</th>
-                { for row.iter().zip(&names).map(|(cell, other)| if other == name {
-                    html! { <td class="self">{ "—" }</td> }
-                } else {
-                    html! { <td>{ format!("{}–{}", cell.won, cell.lost) }</td> }
-                }) }
-                </tr>
-            }) }
-            </tbody>
-        </table>
-        if !p.running.is_empty() {
-            <p data-testid="league-running">{ format!("Playing game{} {}",
-                if p.running.len() == 1 { "" } else { "s" },
-                p.running.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ")) }</p>
-        }
-        <ol class="league-games">
-        { for report.games.iter().map(|g| html! {
-            <li data-testid="league-game" data-record={g.record.clone()}
-                data-winner={g.winner.name()} data-reason={g.reason.to_string()}
-                value={(g.game + 1).to_string()}>
-                { format!("{} – {} on {}: {} {} ", g.red, g.blue, g.size, g.winner.name(), g.reason) }
-                <a href={replay(&g.record)} data-testid="league-replay">{ "replay" }</a>
-            </li>
-        }) }
-        </ol>
-        </>
     }
 }
