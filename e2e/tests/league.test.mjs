@@ -44,7 +44,10 @@ function cliLeague({ players: specs, sizes, turnMs, seed }) {
   const plan = `seed = ${seed}\nturn_ms = ${turnMs}\nsizes = [${sizes.map((s) => `"${s}"`).join(', ')}]\n\n${players.join('\n')}`;
   const path = join(dir, 'league.toml');
   writeFileSync(path, plan);
-  return JSON.parse(execFileSync(quadrille, ['soccer', 'league', path, '--json', '--jobs', '2'], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync(quadrille, ['soccer', 'league', path, '--json', '--jobs', '2'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
 }
 
 // Sets up the league in the form (from a clean slate) and runs it.
