@@ -185,5 +185,11 @@ test('a plan the league refuses is named, and nothing runs', { timeout: 60_000 }
     await page.click('h1');
     await page.click('[data-testid="league-run"]');
     assert.match(await page.textContent('[data-testid="league-error"]'), /size 2 \("7x9"\)/);
+    // A player is removed from the middle of the list; the others keep their order.
+    await page.selectOption('select[data-testid="league-engine-level"]', '3');
+    await page.click('[data-testid="league-add-engine"]');
+    await page.click('[data-testid="league-remove"] >> nth=1');
+    const names = await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name));
+    assert.deepEqual(names, ['engine:1', 'engine:3']);
   });
 });
