@@ -2,7 +2,10 @@
 //! [`plan`] for the format), print every pool's table and the final ranking.
 //!
 //! Every pilot drives every circuit of its pool; a lap is judged by the same judge as
-//! `testf1`. A pilot's result on a circuit is computed once and reused in later rounds.
+//! `testf1`, and a program's run by the same rules as `quadrille pilot`
+//! ([`engine::racetrack::program::verdict`]). A pilot's result on a circuit is computed once and
+//! reused in later rounds. `wasm` pilots run sandboxed; native `command` pilots cannot be
+//! confined here, and the command says so when a plan has one.
 
 mod plan;
 mod runner;
@@ -15,6 +18,8 @@ use anyhow::Context;
 use engine::racetrack::Circuit;
 use engine::racetrack::judge::{self, Verdict};
 use engine::racetrack::pools::{self, ContestReport, EntrantId, Outcome, PoolResults};
+use engine::racetrack::program::{self, RunVerdict, Stop};
+use sandbox::files;
 use serde::Serialize;
 
 use crate::out::{out, outln};
@@ -41,6 +46,10 @@ struct LapRecord {
     speed: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<usize>,
+    /// What went wrong, as a kind: a program fault (`pilot_crash`, `pilot_timeout`,
+    /// `pilot_memory`, `no_result`, `bad_result`) or the judge's fault kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<&'static str>,
     /// `"valid"` or what went wrong.
     verdict: String,
 }
@@ -61,27 +70,86 @@ impl LapRecord {
                 time: Some(lap.time),
                 speed: Some(lap.speed_kmh),
                 moves: Some(lap.moves),
+                fault: None,
                 verdict: "valid".into(),
             },
-            Verdict::Invalid(fault) => LapRecord::failed(circuit, fault.to_string()),
+            Verdict::Invalid(fault) => {
+                LapRecord::failed(circuit, fault.kind().as_str(), fault.to_string())
+            }
         }
     }
 
-    fn failed(circuit: &str, why: String) -> LapRecord {
+    /// A program's run, judged by the rules every host shares.
+    fn ran(circuit: &str, verdict: RunVerdict) -> LapRecord {
+        match verdict {
+            RunVerdict::Judged(v) => LapRecord::judged(circuit, v),
+            RunVerdict::Program(fault) => LapRecord::failed(circuit, fault.kind(), fault.to_string()),
+        }
+    }
+
+    fn failed(circuit: &str, fault: &'static str, why: String) -> LapRecord {
         LapRecord {
             circuit: circuit.to_owned(),
             valid: false,
             time: None,
             speed: None,
             moves: None,
+            fault: Some(fault),
             verdict: why,
         }
+    }
+}
+
+/// The WebAssembly sandbox and the entrants' checked programs, when the plan has any.
+struct Programs {
+    sandbox: sandbox::Sandbox,
+    by_entrant: HashMap<EntrantId, sandbox::Program>,
+}
+
+impl Programs {
+    /// Loads every `wasm` pilot of the plan, refusing the plan (before anything runs) when one
+    /// is not a WASI command module.
+    fn load(plan: &Plan) -> anyhow::Result<Option<Programs>> {
+        let wasm: Vec<(EntrantId, &PathBuf)> = plan
+            .entrants
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match &e.pilot {
+                PilotSource::Wasm(path) => Some((i, path)),
+                _ => None,
+            })
+            .collect();
+        if wasm.is_empty() {
+            return Ok(None);
+        }
+        let sandbox = sandbox::Sandbox::new()?;
+        let mut by_entrant = HashMap::new();
+        for (i, path) in wasm {
+            let here = format!("entrant {} ({:?})", i + 1, plan.entrants[i].name);
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("{here}: {}: cannot read", path.display()))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let program = sandbox
+                .load(&bytes, &name)
+                .with_context(|| format!("{here}: {}", path.display()))?;
+            by_entrant.insert(i, program);
+        }
+        Ok(Some(Programs {
+            sandbox,
+            by_entrant,
+        }))
     }
 }
 
 struct Contest {
     plan: Plan,
     circuits: Vec<Circuit>,
+    /// Each circuit file's bytes, as programs are given them.
+    circuit_files: Vec<Vec<u8>>,
+    programs: Option<Programs>,
     laps: HashMap<(EntrantId, EntrantId), LapRecord>,
 }
 
@@ -99,35 +167,42 @@ impl Contest {
                 Ok(lap) => {
                     LapRecord::judged(name, judge::judge_positions(circuit, lap.positions()))
                 }
-                Err(e) => LapRecord::failed(name, e.to_string()),
+                Err(e) => LapRecord::failed(name, "no_result", e.to_string()),
             },
-            PilotSource::Results(files) => match files.get(name) {
-                None => LapRecord::failed(name, "no result file".into()),
-                Some(path) => match std::fs::read(path) {
-                    Ok(bytes) => LapRecord::judged(name, judge::judge_bytes(circuit, &bytes)),
-                    Err(e) => LapRecord::failed(name, format!("{}: {e}", path.display())),
-                },
-            },
-            PilotSource::Command { program, args } => {
-                match runner::run_pilot(program, args, &target.circuit, name, self.plan.limits)? {
-                    RunEnd::Finished {
-                        result: Some(bytes),
-                    } => LapRecord::judged(name, judge::judge_bytes(circuit, &bytes)),
-                    RunEnd::Finished { result: None } => {
-                        LapRecord::failed(name, "no result file".into())
+            // Result files computed beforehand are read like a program's: a link, a FIFO or a
+            // device is not a result file (spec §8).
+            PilotSource::Results(given) => {
+                let found = files::read_result(given.get(name).map(PathBuf::as_path));
+                LapRecord::ran(name, program::verdict(circuit, &Stop::Exited, &found))
+            }
+            PilotSource::Command { program: exe, args } => {
+                match runner::run_pilot(exe, args, &target.circuit, name, self.plan.limits)? {
+                    RunEnd::Ran { stop, found } => {
+                        LapRecord::ran(name, program::verdict(circuit, &stop, &found))
                     }
-                    RunEnd::TimedOut => LapRecord::failed(
-                        name,
-                        format!("killed after {:.1} s", self.plan.limits.time.as_secs_f64()),
-                    ),
-                    RunEnd::OutOfMemory(bytes) => LapRecord::failed(
-                        name,
-                        format!("killed at {:.1} MB of memory", bytes as f64 / 1048576.0),
-                    ),
                     RunEnd::NotStarted(why) => {
-                        LapRecord::failed(name, format!("cannot start: {why}"))
+                        LapRecord::failed(name, "pilot_crash", format!("cannot start: {why}"))
                     }
                 }
+            }
+            PilotSource::Wasm(_) => {
+                let programs = self
+                    .programs
+                    .as_ref()
+                    .context("internal error: wasm pilots were not loaded")?;
+                let limits = sandbox::Limits {
+                    time: self.plan.limits.time,
+                    memory_bytes: self.plan.limits.memory_bytes,
+                };
+                let run = sandbox::run_pilot(
+                    &programs.sandbox,
+                    &programs.by_entrant[&pilot],
+                    &self.circuit_files[owner],
+                    name,
+                    limits,
+                    self.plan.seed,
+                )?;
+                LapRecord::ran(name, program::verdict(circuit, &run.stop, &run.found))
             }
         };
         self.laps.insert((pilot, owner), lap.clone());
@@ -161,9 +236,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("entrant {:?}", e.name))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let circuit_files = plan
+        .entrants
+        .iter()
+        .map(|e| {
+            std::fs::read(&e.circuit)
+                .with_context(|| format!("entrant {:?}: {}", e.name, e.circuit.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let programs = Programs::load(&plan)?;
+    if plan
+        .entrants
+        .iter()
+        .any(|e| matches!(e.pilot, PilotSource::Command { .. }))
+    {
+        eprintln!(
+            "quadrille: warning: native `command` pilots run unconfined: they can read and write \
+             whatever this user can (enter pilots as `wasm` to run them in the sandbox)"
+        );
+    }
     let mut contest = Contest {
         plan,
         circuits,
+        circuit_files,
+        programs,
         laps: HashMap::new(),
     };
     let entrants = contest.plan.entrants.len();

@@ -31,7 +31,8 @@ struct Cli {
 enum Command {
     #[command(flatten)]
     Racetrack(racetrack::Command),
-    /// Run a built-in pilot on a circuit and write its result file.
+    /// Run a built-in pilot, or a WASI pilot program (sandboxed), on a circuit and write its
+    /// result file.
     Pilot(pilot::Args),
     /// Run a pools contest from a plan (spec §8).
     Contest(contest::Args),

@@ -3,6 +3,7 @@
 #![cfg(unix)]
 
 mod common;
+mod wasm;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -276,4 +277,179 @@ fn the_example_plan_runs() {
     let c = run_json(root, "examples/contest/plan.toml");
     assert_eq!(c["ranking"][0]["name"], "Optimal");
     assert_eq!(c["ranking"][2]["name"], "Stubborn");
+}
+
+/// The lap records of the single (final) pool's standing `name`, as (fault, verdict) pairs.
+fn faults(pool: &Value, name: &str) -> Vec<(Value, String)> {
+    standing(pool, name)["laps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["fault"].clone(), l["verdict"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+#[test]
+fn wasm_entrants_race_beside_builtin_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_sample(d, "ring", "ring.cir");
+    write_sample(d, "ring", "ring2.cir");
+    write_sample(d, "narrow", "narrow.cir");
+    write_sample(d, "traps", "traps.cir");
+    let plan = |extra: &str| {
+        format!(
+            r#"
+time_limit_secs = 1
+seed = 7
+
+[[entrant]]
+name = "Opt"
+circuit = "ring.cir"
+builtin = "optimal"
+
+[[entrant]]
+name = "Crash"
+circuit = "ring2.cir"
+wasm = "crash.wasm"
+
+[[entrant]]
+name = "Spin"
+circuit = "narrow.cir"
+wasm = "spin.wasm"
+
+[[entrant]]
+name = "Hog"
+circuit = "traps.cir"
+wasm = "hog.wasm"
+{extra}"#
+        )
+    };
+    wasm::save(d, "crash.wasm", &wasm::module(1, &[], "unreachable"));
+    wasm::save(d, "spin.wasm", &wasm::module(1, &[], "(loop (br 0))"));
+    wasm::save(
+        d,
+        "hog.wasm",
+        &wasm::module(1, &[], "(drop (memory.grow (i32.const 1600)))"),
+    );
+    fs::write(d.join("plan.toml"), plan("")).unwrap();
+    let started = Instant::now();
+    let c = run_json(d, "plan.toml");
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let pool = &c["rounds"][0]["pools"][0];
+    assert_eq!(standing(pool, "Opt")["place"], 1);
+    for (name, kind) in [
+        ("Crash", "pilot_crash"),
+        ("Spin", "pilot_timeout"),
+        ("Hog", "pilot_memory"),
+    ] {
+        let laps = faults(pool, name);
+        assert_eq!(laps.len(), 4);
+        for (fault, verdict) in laps {
+            assert_eq!(fault, kind, "{name}: {verdict}");
+        }
+        assert_eq!(standing(pool, name)["points"], 0);
+    }
+    // The builtin pilot's laps have no fault field at all.
+    assert!(standing(pool, "Opt")["laps"][0].get("fault").is_none());
+    // A module that is not a WASI command refuses the whole plan, naming the entrant.
+    fs::write(d.join("bad.wasm"), b"not wasm").unwrap();
+    fs::write(
+        d.join("plan.toml"),
+        plan("\n[[entrant]]\nname = \"Bad\"\ncircuit = \"x.cir\"\nwasm = \"bad.wasm\"\n"),
+    )
+    .unwrap();
+    write_sample(d, "ring", "x.cir");
+    let out = run_in(d, &["contest", "plan.toml", "--json"]);
+    assert_eq!(code(&out), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("\"Bad\"") && err.contains("not a WebAssembly module"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_example_wasm_pilots_run_a_contest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut plan = String::from("time_limit_secs = 60\n");
+    for (i, (name, sample)) in [
+        ("demo.wasm", "ring"),
+        ("greedy.wasm", "narrow"),
+        ("crawler.wasm", "traps"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        write_sample(d, sample, &format!("{sample}.cir"));
+        let path = wasm::example(name);
+        plan.push_str(&format!(
+            "[[entrant]]\nname = \"P{i}\"\ncircuit = \"{sample}.cir\"\nwasm = {:?}\n",
+            path.to_str().unwrap()
+        ));
+    }
+    fs::write(d.join("plan.toml"), plan).unwrap();
+    let c = run_json(d, "plan.toml");
+    let pilots = c["pilots"].as_array().unwrap();
+    assert_eq!(pilots.len(), 3);
+    for p in pilots {
+        assert_eq!(p["operational"], true, "{p}");
+        assert_eq!(p["valid"], 3, "{p}");
+    }
+}
+
+#[test]
+fn result_files_are_read_without_trusting_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = ["fifo", "passwd", "zero", "sparse", "big", "dir"];
+    let bodies = [
+        "mkfifo fifo.F1",
+        "ln -s /etc/passwd passwd.F1",
+        "ln -s /dev/zero zero.F1",
+        "truncate -s 5G sparse.F1",
+        "printf 'big\\n%s\\n40,4\\n' \"$1\" > big.F1; head -c 2000000 /dev/zero | tr '\\0' '\\n' >> big.F1",
+        "mkdir dir.F1",
+    ];
+    let mut plan = String::from("time_limit_secs = 5\nmemory_limit_mb = 200\n");
+    for (name, body) in names.iter().zip(bodies) {
+        script(d, &format!("{name}.sh"), body);
+        write_sample(d, "ring", &format!("{name}.cir"));
+        plan.push_str(&format!(
+            "[[entrant]]\nname = \"{name}\"\ncircuit = \"{name}.cir\"\ncommand = \"./{name}.sh\"\n"
+        ));
+    }
+    // Result files given beforehand are held to the same rule.
+    std::os::unix::fs::symlink("/etc/passwd", d.join("given.F1")).unwrap();
+    write_sample(d, "ring", "given.cir");
+    plan.push_str("[[entrant]]\nname = \"given\"\ncircuit = \"given.cir\"\n[entrant.results]\n");
+    for name in names.iter().chain(["given"].iter()) {
+        plan.push_str(&format!("\"{name}.cir\" = \"given.F1\"\n"));
+    }
+    fs::write(d.join("plan.toml"), plan).unwrap();
+    let started = Instant::now();
+    let out = run_in(d, &["contest", "plan.toml", "--json"]);
+    assert_success(&out);
+    // Nothing blocks on the FIFO, nothing reads 5 GB: far within the entrants' 5 s each.
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("root:"), "a line of /etc/passwd leaked: {text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unconfined"), "{stderr}");
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pool = &c["rounds"][0]["pools"][0];
+    let expect = [
+        ("fifo", "a FIFO"),
+        ("passwd", "a symbolic link"),
+        ("zero", "a symbolic link"),
+        ("sparse", "5368709120 bytes"),
+        ("big", "more than the 1048576 allowed"),
+        ("dir", "a directory"),
+        ("given", "a symbolic link"),
+    ];
+    for (name, words) in expect {
+        for (fault, verdict) in faults(pool, name) {
+            assert_eq!(fault, "bad_result", "{name}: {verdict}");
+            assert!(verdict.contains(words), "{name}: {verdict}");
+        }
+    }
 }

@@ -1,11 +1,15 @@
 //! `quadrille pilot` as the acceptance tests use it.
 
 mod common;
+mod wasm;
 
 use std::fs;
+use std::path::Path;
 use std::process::Output;
+use std::time::{Duration, Instant};
 
 use common::{assert_success, code, run_in, write_sample};
+use serde_json::Value;
 
 /// A temporary directory holding the sample `name` as `<name>.cir`.
 fn with_sample(name: &str) -> tempfile::TempDir {
@@ -96,4 +100,267 @@ fn unreadable_and_non_conforming_circuits_exit_2() {
         code(&run_in(dir.path(), &["pilot", "x.cir", "--pilot", "2cv"])),
         2
     );
+}
+
+/// `quadrille pilot ring.cir --pilot <file> --json …` in `dir`: the exit code and the JSON.
+fn run_program(dir: &Path, file: &str, extra: &[&str]) -> (i32, Value, String) {
+    let mut args = vec!["pilot", "ring.cir", "--pilot", file, "--json"];
+    args.extend_from_slice(extra);
+    let out = run_in(dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
+    (code(&out), json, stderr)
+}
+
+/// The demo pilot's lap of the ring, as a result file written by `stem`.
+fn demo_lap(dir: &Path, stem: &str) -> Vec<u8> {
+    let out = run_in(dir, &["pilot", "ring.cir", "--pilot", "demo", "--name", stem, "-o", "lap.tmp"]);
+    assert_success(&out);
+    fs::read(dir.join("lap.tmp")).unwrap()
+}
+
+#[test]
+fn a_wasm_pilot_that_writes_a_valid_lap_is_judged_valid() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    let lap = demo_lap(d, "good");
+    wasm::save(d, "good.wasm", &wasm::writer("good", &lap, ""));
+    let (status, v, _) = run_program(d, "good.wasm", &[]);
+    assert_eq!(status, 0, "{v}");
+    assert_eq!(v.as_object().unwrap().len(), 5, "{v}");
+    let raw = run_in(d, &["pilot", "ring.cir", "--pilot", "good.wasm", "--json"]).stdout;
+    let raw = String::from_utf8(raw).unwrap();
+    assert!(raw.starts_with("{\"valid\":true,\"fault\":null,\"moves\":"), "{raw}");
+    let order: Vec<usize> = ["\"moves\"", "\"time\"", "\"millis\""]
+        .iter()
+        .map(|k| raw.find(k).unwrap())
+        .collect();
+    assert!(order.is_sorted(), "{raw}");
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["fault"], Value::Null);
+    let moves = v["moves"].as_u64().unwrap();
+    assert_eq!(moves as usize, lap.split(|&b| b == b'\n').count() - 4);
+    assert!(v["millis"].as_f64().unwrap() >= 0.0);
+    // The result file is copied out as `<stem>.F1`, and testf1 agrees.
+    assert_eq!(fs::read(d.join("good.F1")).unwrap(), lap);
+    assert_eq!(code_of(d, &["testf1", "-t", "-l", "good.F1"]), 0);
+    // Text output names the pilot by its stem.
+    let out = run_in(d, &["pilot", "ring.cir", "--pilot", "good.wasm", "-o", "x.f1"]);
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("good: valid lap"), "{text}");
+    assert!(d.join("x.f1").exists());
+}
+
+fn code_of(dir: &Path, args: &[&str]) -> i32 {
+    code(&run_in(dir, args))
+}
+
+#[test]
+fn every_fault_of_a_pilot_program_has_its_kind() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    let lap = demo_lap(d, "x");
+    let cases: Vec<(&str, Vec<u8>, &str, &str)> = vec![
+        ("trap", wasm::module(1, &[], "unreachable"), "pilot_crash", "unreachable"),
+        (
+            "late_trap",
+            wasm::writer("late_trap", &lap, "unreachable"),
+            "pilot_crash",
+            "unreachable",
+        ),
+        ("loop", wasm::module(1, &[], "(loop (br 0))"), "pilot_timeout", "killed after 1.0 s"),
+        ("sleeper", wasm::sleeper(), "pilot_timeout", "killed after 1.0 s"),
+        (
+            "hog",
+            wasm::module(1, &[], "(drop (memory.grow (i32.const 1600)))"),
+            "pilot_memory",
+            "memory limit of 10.0 MiB",
+        ),
+        ("fat", wasm::module(200, &[], ""), "pilot_memory", "memory limit"),
+        ("silent", wasm::module(1, &[], ""), "no_result", "no result file"),
+        (
+            "garbage",
+            wasm::writer("garbage", b"garbage\r\nring.cir\r\n40,4\r\n\x00\x01\x02\xff\r\n", ""),
+            "bad_result",
+            "line 4",
+        ),
+        (
+            "junk",
+            wasm::writer("junk", b"junk\nring.cir\n40,4\n12;34\n", ""),
+            "bad_result",
+            "line 4",
+        ),
+        (
+            "short",
+            wasm::writer("short", b"short\r\nring.cir\r\n40,4\r\n", ""),
+            "did_not_finish",
+            "did not finish",
+        ),
+    ];
+    for (stem, module, kind, words) in cases {
+        let file = format!("{stem}.wasm");
+        wasm::save(d, &file, &module);
+        let started = Instant::now();
+        let (code, v, stderr) = run_program(d, &file, &["--time-limit", "1"]);
+        assert!(started.elapsed() < Duration::from_secs(20), "{stem} took too long");
+        assert_eq!(code, 1, "{stem}: {v} {stderr}");
+        assert_eq!(v["valid"], false, "{stem}: {v}");
+        assert_eq!(v["fault"], kind, "{stem}: {v}");
+        let message = v["message"].as_str().unwrap();
+        assert!(message.contains(words), "{stem}: {message}");
+        if kind == "bad_result" {
+            assert_eq!(v["line"], 4, "{stem}: {v}");
+        }
+    }
+}
+
+#[test]
+fn a_pilot_exiting_with_a_status_is_judged_on_its_result() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    let lap = demo_lap(d, "quits");
+    let module = wasm::writer("quits", &lap, "(call $proc_exit (i32.const 3))");
+    wasm::save(d, "quits.wasm", &module);
+    let (code, v, _) = run_program(d, "quits.wasm", &[]);
+    assert_eq!((code, &v["valid"]), (0, &Value::Bool(true)), "{v}");
+}
+
+#[test]
+fn memory_and_time_limits_are_settable() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    let lap = demo_lap(d, "big");
+    // 40 MiB of linear memory (640 pages), then the lap.
+    let module = wasm::writer("big", &lap, "");
+    let text_grow = wasm::module(1, &[], "(if (i32.lt_s (memory.grow (i32.const 639)) (i32.const 0)) (then unreachable))");
+    wasm::save(d, "grow.wasm", &text_grow);
+    let (_, v, _) = run_program(d, "grow.wasm", &[]);
+    assert_eq!(v["fault"], "pilot_memory", "{v}");
+    let (_, v, _) = run_program(d, "grow.wasm", &["--memory-limit", "41"]);
+    assert_eq!(v["fault"], "no_result", "{v}");
+    wasm::save(d, "big.wasm", &module);
+    let (status, _, _) = run_program(d, "big.wasm", &["--memory-limit", "1", "--time-limit", "5"]);
+    assert_eq!(status, 0);
+    let bad = run_in(d, &["pilot", "ring.cir", "--pilot", "big.wasm", "--time-limit", "0"]);
+    assert_eq!(code(&bad), 2);
+    let bad = run_in(d, &["pilot", "ring.cir", "--time-limit", "3"]);
+    assert_eq!(code(&bad), 2, "limits are for programs, not built-in pilots");
+}
+
+#[test]
+fn a_pilot_cannot_read_or_link_outside_its_directory() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    wasm::save(d, "escape.wasm", &wasm::escape("ring.cir"));
+    let (status, v, stderr) = run_program(d, "escape.wasm", &[]);
+    assert_eq!(status, 1);
+    // The attempts failed inside the sandbox, so it wrote its "blocked" lap.
+    assert_eq!(v["fault"], "did_not_finish", "{v} {stderr}");
+    let written = fs::read_to_string(d.join("escape.F1")).unwrap();
+    assert!(written.starts_with("blocked"), "{written}");
+    assert!(!written.contains("root:"));
+}
+
+#[test]
+fn modules_that_are_not_wasi_commands_are_refused_before_running() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("text", b"hello, world".to_vec(), "not a WebAssembly module"),
+        (
+            "reactor",
+            wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_initialize")))"#)
+                .unwrap(),
+            "reactor",
+        ),
+        (
+            "nostart",
+            wat::parse_str(r#"(module (memory (export "memory") 1))"#).unwrap(),
+            "no `_start`",
+        ),
+        (
+            "env",
+            wat::parse_str(
+                r#"(module (import "env" "magic" (func)) (memory (export "memory") 1)
+                   (func (export "_start")))"#,
+            )
+            .unwrap(),
+            "env.magic",
+        ),
+        (
+            "unknown",
+            wat::parse_str(
+                r#"(module (import "wasi_snapshot_preview1" "teleport" (func))
+                   (memory (export "memory") 1) (func (export "_start")))"#,
+            )
+            .unwrap(),
+            "teleport",
+        ),
+        (
+            "nomemory",
+            wat::parse_str(r#"(module (func (export "_start")))"#).unwrap(),
+            "memory",
+        ),
+    ];
+    for (stem, bytes, words) in cases {
+        let file = format!("{stem}.wasm");
+        wasm::save(d, &file, &bytes);
+        let out = run_in(d, &["pilot", "ring.cir", "--pilot", &file, "--json"]);
+        assert_eq!(code(&out), 2, "{stem}");
+        assert!(out.stdout.is_empty(), "{stem}: no verdict");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&file), "{stem}: {err}");
+        assert!(err.contains(words), "{stem}: {err}");
+    }
+}
+
+#[test]
+fn random_get_is_seeded_by_the_run() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    // Prints 8 random bytes as hex digits.
+    let module = wasm::module(
+        1,
+        &[(50, b"0123456789abcdef")],
+        r#"
+        (local $i i32) (local $b i32)
+        (drop (call $random_get (i32.const 2000) (i32.const 8)))
+        (loop $next
+          (local.set $b (i32.load8_u (i32.add (i32.const 2000) (local.get $i))))
+          (i32.store8 (i32.add (i32.const 2100) (i32.mul (local.get $i) (i32.const 2)))
+            (i32.load8_u (i32.add (i32.const 50) (i32.shr_u (local.get $b) (i32.const 4)))))
+          (i32.store8 (i32.add (i32.const 2101) (i32.mul (local.get $i) (i32.const 2)))
+            (i32.load8_u (i32.add (i32.const 50) (i32.and (local.get $b) (i32.const 15)))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $next (i32.lt_u (local.get $i) (i32.const 8))))
+        (call $say (i32.const 2100) (i32.const 16))"#,
+    );
+    wasm::save(d, "dice.wasm", &module);
+    let printed = |seed: &str| {
+        let (_, v, stderr) = run_program(d, "dice.wasm", &["--seed", seed]);
+        assert_eq!(v["fault"], "no_result");
+        stderr
+            .lines()
+            .find(|l| l.len() == 16 && l.bytes().all(|b| b.is_ascii_hexdigit()))
+            .unwrap_or_else(|| panic!("no random bytes in {stderr}"))
+            .to_owned()
+    };
+    // SplitMix64 from seed 0: first word 0xE220A8397B1DCDAF, little-endian.
+    assert_eq!(printed("0"), "afcd1d7b39a820e2");
+    assert_eq!(printed("0"), printed("0"));
+    assert_ne!(printed("1"), printed("0"));
+}
+
+#[test]
+fn the_example_pilots_drive_valid_laps() {
+    let dir = with_sample("ring");
+    let d = dir.path();
+    for name in ["demo.wasm", "greedy.wasm", "crawler.wasm"] {
+        let path = wasm::example(name);
+        let (code, v, stderr) = run_program(d, path.to_str().unwrap(), &[]);
+        assert_eq!(code, 0, "{name}: {v} {stderr}");
+        assert_eq!(v["valid"], true, "{name}: {v}");
+    }
 }

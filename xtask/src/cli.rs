@@ -18,6 +18,9 @@ commands:
         e2e (Playwright against that build)
   setup
         only install what `serve` and `test` need
+  pilots
+        build the example pilot programs (pilots/) for WASI into target/pilots/wasm
+        (the `test` stage does it before the native tests)
   help
         print this text";
 
@@ -26,6 +29,7 @@ commands:
 pub enum Command {
     Help,
     Setup,
+    Pilots,
     Serve(ServeOptions),
     Test(TestOptions),
 }
@@ -89,6 +93,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, UsageErr
             None => Ok(Command::Setup),
             Some(option) => Err(UsageError::UnknownOption {
                 command: "setup",
+                option,
+            }),
+        },
+        "pilots" => match args.next() {
+            None => Ok(Command::Pilots),
+            Some(option) => Err(UsageError::UnknownOption {
+                command: "pilots",
                 option,
             }),
         },

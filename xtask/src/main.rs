@@ -1,4 +1,4 @@
-//! `cargo xtask serve | test | setup`: the two commands that take a fresh machine (rustup, cargo
+//! `cargo xtask serve | test | setup | pilots`: the two commands that take a fresh machine (rustup, cargo
 //! and node only) to a running app or a green test suite, installing whatever is missing first.
 //!
 //! Everything the project needs at build or test time is installed here, from package registries
@@ -7,6 +7,7 @@
 
 mod cli;
 mod lockfile;
+mod pilots;
 mod process;
 mod serve;
 mod setup;
@@ -34,6 +35,11 @@ fn main() -> ExitCode {
         }
         Command::Setup => workspace::Workspace::locate()
             .and_then(|ws| setup::Setup::new(&ws)?.everything().map(drop)),
+        Command::Pilots => workspace::Workspace::locate().and_then(|ws| {
+            let setup = setup::Setup::new(&ws)?;
+            setup.for_pilots()?;
+            pilots::build(&ws, &setup).map(drop)
+        }),
         Command::Serve(options) => serve::run_serve(&options),
         Command::Test(options) => test::run_tests(&options),
     };

@@ -2,8 +2,9 @@
 //!
 //! Each check is cheap (a `--version` call or a file time), so `serve` and `test` run the whole
 //! setup every time and a warm machine pays almost nothing. Everything comes from a package
-//! registry: rustup for the wasm32 standard library, crates.io for trunk and wasm-bindgen-cli,
-//! npm for binaryen's wasm-opt and playwright-core, apt for Chromium and the HDL tools.
+//! registry: rustup for the wasm32 standard libraries, crates.io for trunk and wasm-bindgen-cli,
+//! npm for binaryen's wasm-opt and playwright-core, apt for Chromium, the HDL tools, and clang
+//! with wasi-libc for the example pilot written in C.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -17,26 +18,50 @@ use crate::workspace::Workspace;
 /// The wasm target every browser build and test compiles for.
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
+/// The target of pilot programs (WASI preview 1), for the example pilots in `pilots/`.
+pub const WASI_TARGET: &str = "wasm32-wasip1";
+
 /// trunk's version is pinned: 0.22 needs a newer rustc than the project's.
 const TRUNK_VERSION: &str = "0.21.14";
 
-/// A program the tests need from the system's package manager.
+/// A program (or file) the tests need from the system's package manager.
 struct SystemPackage {
-    binary: &'static str,
-    /// The Debian package that provides `binary`.
+    /// What shows the package is there.
+    binary: Provides,
+    /// The Debian package that provides it.
     package: &'static str,
     purpose: &'static str,
+}
+
+/// How a package shows it is installed.
+#[derive(Clone, Copy)]
+enum Provides {
+    /// An executable on PATH.
+    Binary(&'static str),
+    /// A file at this path.
+    File(&'static str),
+    /// clang's compiler-rt builtins for wasm32-wasi (the path depends on clang's version).
+    WasiBuiltins,
+}
+
+impl Provides {
+    fn name(self) -> &'static str {
+        match self {
+            Provides::Binary(name) | Provides::File(name) => name,
+            Provides::WasiBuiltins => "clang's wasm32-wasi builtins",
+        }
+    }
 }
 
 /// Node.js runs the Playwright suite; the Debian packages are used only if it is missing.
 const NODE_PACKAGES: [SystemPackage; 2] = [
     SystemPackage {
-        binary: "node",
+        binary: Provides::Binary("node"),
         package: "nodejs",
         purpose: "runs the e2e suite",
     },
     SystemPackage {
-        binary: "npm",
+        binary: Provides::Binary("npm"),
         package: "npm",
         purpose: "installs the e2e packages",
     },
@@ -45,29 +70,53 @@ const NODE_PACKAGES: [SystemPackage; 2] = [
 /// What `cargo xtask test` needs besides Node.js.
 const TEST_PACKAGES: [SystemPackage; 5] = [
     SystemPackage {
-        binary: "chromium",
+        binary: Provides::Binary("chromium"),
         package: "chromium",
         purpose: "the headless browser of the wasm and e2e tests",
     },
     SystemPackage {
-        binary: "chromedriver",
+        binary: Provides::Binary("chromedriver"),
         package: "chromium-driver",
         purpose: "drives Chromium for wasm-bindgen-test",
     },
     SystemPackage {
-        binary: "yosys",
+        binary: Provides::Binary("yosys"),
         package: "yosys",
         purpose: "synthesises hdl/ for hdl-sim",
     },
     SystemPackage {
-        binary: "iverilog",
+        binary: Provides::Binary("iverilog"),
         package: "iverilog",
         purpose: "simulates hdl/ test benches",
     },
     SystemPackage {
-        binary: "verilator",
+        binary: Provides::Binary("verilator"),
         package: "verilator",
         purpose: "lints hdl/",
+    },
+];
+
+/// What builds the example pilot written in C (`pilots/c/`) for WASI.
+const PILOT_PACKAGES: [SystemPackage; 4] = [
+    SystemPackage {
+        binary: Provides::Binary("clang"),
+        package: "clang",
+        purpose: "compiles the example C pilot to WebAssembly",
+    },
+    SystemPackage {
+        binary: Provides::Binary("wasm-ld"),
+        package: "lld",
+        purpose: "links the example C pilot",
+    },
+    SystemPackage {
+        binary: Provides::File("/usr/lib/wasm32-wasi/libc.a"),
+        package: "wasi-libc",
+        purpose: "the C library of WASI programs",
+    },
+    SystemPackage {
+        binary: Provides::WasiBuiltins,
+        package: "libclang-rt-14-dev-wasm32",
+        purpose: "clang's runtime builtins for wasm32",
     },
 ];
 
@@ -112,14 +161,22 @@ impl<'a> Setup<'a> {
     /// Everything `cargo xtask test` needs.
     pub fn everything(&self) -> Result<Tools> {
         self.system_packages(NODE_PACKAGES.iter().chain(&TEST_PACKAGES))?;
+        self.for_pilots()?;
         let mut tools = self.build_tools(true)?;
         tools.chromium = self.env.which("chromium");
         tools.chromedriver = self.env.which("chromedriver");
         Ok(tools)
     }
 
+    /// What `cargo xtask pilots` needs: the WASI target and clang with wasi-libc.
+    pub fn for_pilots(&self) -> Result<()> {
+        self.rust_target(WASI_TARGET)?;
+        // After the packages clang needs, which apt installs in this order.
+        self.system_packages(&PILOT_PACKAGES)
+    }
+
     fn build_tools(&self, with_npm: bool) -> Result<Tools> {
-        self.wasm_target()?;
+        self.rust_target(WASM_TARGET)?;
         let wasm_bindgen_test_runner = self.wasm_bindgen()?;
         let trunk = self.cargo_tool("trunk", "trunk", TRUNK_VERSION, true, "7")?;
         let node = match with_npm {
@@ -135,32 +192,46 @@ impl<'a> Setup<'a> {
         })
     }
 
-    fn wasm_target(&self) -> Result<()> {
+    fn rust_target(&self, target: &str) -> Result<()> {
         let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
         let sysroot = output_of(self.env.command(rustc).args(["--print", "sysroot"]));
         let installed = sysroot.is_some_and(|root| {
             Path::new(root.trim())
                 .join("lib/rustlib")
-                .join(WASM_TARGET)
+                .join(target)
                 .join("lib")
                 .is_dir()
         });
         if installed {
-            println!("setup: rust target {WASM_TARGET}: present");
+            println!("setup: rust target {target}: present");
             return Ok(());
         }
-        println!("setup: rust target {WASM_TARGET}: missing, installing it with rustup");
+        println!("setup: rust target {target}: missing, installing it with rustup");
         if self.env.which("rustup").is_none() {
             bail!(
-                "the Rust standard library for {WASM_TARGET} is missing and rustup is not \
+                "the Rust standard library for {target} is missing and rustup is not \
                  installed; install the target with your Rust distribution and run again"
             );
         }
-        run(self
-            .env
-            .command("rustup")
-            .args(["target", "add", WASM_TARGET]))
-        .with_context(|| format!("could not install the {WASM_TARGET} target"))
+        run(self.env.command("rustup").args(["target", "add", target]))
+            .with_context(|| format!("could not install the {target} target"))
+    }
+
+    /// Where `provides` is found, if it is.
+    fn find(&self, provides: Provides) -> Option<PathBuf> {
+        match provides {
+            Provides::Binary(name) => self.env.which(name),
+            Provides::File(path) => Path::new(path).is_file().then(|| PathBuf::from(path)),
+            Provides::WasiBuiltins => {
+                let clang = self.env.which("clang")?;
+                let path = output_of(self.env.command(clang).args([
+                    "--target=wasm32-wasi",
+                    "--print-libgcc-file-name",
+                ]))?;
+                let path = PathBuf::from(path.trim());
+                path.is_file().then_some(path)
+            }
+        }
     }
 
     /// wasm-bindgen-cli at exactly the `wasm-bindgen` version of Cargo.lock; returns the test
@@ -257,8 +328,12 @@ impl<'a> Setup<'a> {
     ) -> Result<()> {
         let mut missing = Vec::new();
         for package in packages {
-            match self.env.which(package.binary) {
-                Some(path) => println!("setup: {}: present ({})", package.binary, path.display()),
+            match self.find(package.binary) {
+                Some(path) => println!(
+                    "setup: {}: present ({})",
+                    package.binary.name(),
+                    path.display()
+                ),
                 None => missing.push(package),
             }
         }
@@ -267,7 +342,11 @@ impl<'a> Setup<'a> {
         }
         let names: Vec<&str> = missing.iter().map(|p| p.package).collect();
         for package in &missing {
-            println!("setup: {}: missing ({})", package.binary, package.purpose);
+            println!(
+                "setup: {}: missing ({})",
+                package.binary.name(),
+                package.purpose
+            );
         }
         let apt = self.env.which("apt-get");
         if !(is_root() && Path::new("/etc/debian_version").exists() && apt.is_some()) {
@@ -276,7 +355,7 @@ impl<'a> Setup<'a> {
                  again; on Debian or Ubuntu: sudo apt-get install {}",
                 missing
                     .iter()
-                    .map(|p| p.binary)
+                    .map(|p| p.binary.name())
                     .collect::<Vec<_>>()
                     .join(", "),
                 names.join(" ")
@@ -297,11 +376,11 @@ impl<'a> Setup<'a> {
             .args(&names);
         apt_env(&mut install);
         run(&mut install).with_context(|| format!("could not install {}", names.join(" ")))?;
-        if let Some(still) = missing.iter().find(|p| self.env.which(p.binary).is_none()) {
+        if let Some(still) = missing.iter().find(|p| self.find(p.binary).is_none()) {
             bail!(
-                "apt-get installed {} but `{}` is still not on PATH",
+                "apt-get installed {} but {} is still missing",
                 still.package,
-                still.binary
+                still.binary.name()
             );
         }
         Ok(())

@@ -57,7 +57,7 @@ impl StageName {
                 "cargo clippy --workspace --all-targets -- -D warnings, and the app for wasm32"
             }
             Self::Doc => "cargo doc --workspace --no-deps with RUSTDOCFLAGS=-D warnings",
-            Self::Test => "cargo test --workspace (native)",
+            Self::Test => "example pilots (cargo xtask pilots), then cargo test --workspace (native)",
             Self::Wasm => "wasm-bindgen tests in headless Chromium",
             Self::Build => "trunk build --release",
             Self::E2e => "Playwright e2e suite against the release build on loopback",
@@ -97,7 +97,11 @@ fn run_stages(
             StageName::Fmt => run(cargo(ws, setup).args(["fmt", "--all", "--", "--check"])),
             StageName::Clippy => clippy(ws, setup),
             StageName::Doc => doc(ws, setup),
-            StageName::Test => run(cargo(ws, setup).args(["test", "--workspace"])),
+            StageName::Test => {
+                // The CLI tests run the example pilot programs.
+                crate::pilots::build(ws, setup)?;
+                run(cargo(ws, setup).args(["test", "--workspace"]))
+            }
             StageName::Wasm => wasm_tests(ws, setup, &tools),
             StageName::Build => release_build(ws, setup, &tools),
             StageName::E2e => e2e(ws, setup, &tools),

@@ -1,9 +1,11 @@
 //! The contest plan: a TOML file listing the entrants in order of first submission.
 //!
 //! ```toml
-//! # Optional limits for pilot programs (defaults: the contest's 120 s and 10 MB).
+//! # Optional limits for pilot programs (defaults: the contest's 120 s and 10 MB; for `wasm`
+//! # pilots the memory limit is their linear memory, 10 MiB = 160 pages).
 //! time_limit_secs = 120
 //! memory_limit_mb = 10
+//! seed = 0                     # optional: the seed of `wasm` pilots' random_get (default 0)
 //!
 //! [[entrant]]
 //! name = "Ada"                 # shown in the tables
@@ -12,6 +14,12 @@
 //! command = ["pilots/ada.sh"]  # a pilot program (spec §7): run in a fresh temporary directory
 //!                              # with the circuit's file name as its one argument; it writes
 //!                              # `<its own name>.F1` there. Relative paths are from the plan.
+//!
+//! [[entrant]]
+//! name = "Vmax"
+//! circuit = "circuits/vmax.cir"
+//! wasm = "pilots/vmax3.wasm"   # a WASI pilot program (spec §7), run in the sandbox; its name
+//!                              # in logs is its file stem, its result file `vmax3.F1`
 //!
 //! [[entrant]]
 //! name = "Demo"
@@ -25,7 +33,7 @@
 //! "ada.cir" = "laps/bea-ada.F1" # a circuit without a file counts as "did not finish"
 //! ```
 //!
-//! Each entrant has exactly one of `command`, `builtin` or `results`. Circuit file names must be
+//! Each entrant has exactly one of `command`, `wasm`, `builtin` or `results`. Circuit file names must be
 //! distinct, since they name the circuits in tables and in `results`.
 
 use std::collections::{BTreeMap, HashSet};
@@ -42,6 +50,7 @@ use serde::Deserialize;
 struct PlanFile {
     time_limit_secs: Option<f64>,
     memory_limit_mb: Option<f64>,
+    seed: Option<u64>,
     #[serde(default)]
     entrant: Vec<EntrantFile>,
 }
@@ -53,6 +62,7 @@ struct EntrantFile {
     circuit: PathBuf,
     estimate: Option<f64>,
     command: Option<CommandLine>,
+    wasm: Option<PathBuf>,
     builtin: Option<String>,
     results: Option<BTreeMap<String, PathBuf>>,
 }
@@ -68,6 +78,8 @@ enum CommandLine {
 /// A checked plan, paths resolved against the plan's directory.
 pub struct Plan {
     pub limits: Limits,
+    /// The seed of every `wasm` pilot's `random_get`.
+    pub seed: u64,
     pub entrants: Vec<Entrant>,
 }
 
@@ -89,6 +101,8 @@ pub struct Entrant {
 
 pub enum PilotSource {
     Command { program: PathBuf, args: Vec<String> },
+    /// A WASI pilot program (its path).
+    Wasm(PathBuf),
     Builtin(Pilot),
     Results(BTreeMap<String, PathBuf>),
 }
@@ -142,8 +156,8 @@ impl Plan {
             if !circuits.insert(circuit_name.clone()) {
                 bail!("{here}: another entrant's circuit is also called {circuit_name}");
             }
-            let pilot = match (e.command, e.builtin, e.results) {
-                (Some(command), None, None) => {
+            let pilot = match (e.command, e.wasm, e.builtin, e.results) {
+                (Some(command), None, None, None) => {
                     let mut words = match command {
                         CommandLine::Program(p) => vec![p],
                         CommandLine::Words(w) => w,
@@ -164,18 +178,19 @@ impl Plan {
                         args: words.collect(),
                     }
                 }
-                (None, Some(name), None) => {
+                (None, Some(wasm), None, None) => PilotSource::Wasm(base.join(wasm)),
+                (None, None, Some(name), None) => {
                     PilotSource::Builtin(Pilot::from_name(&name).with_context(|| {
                         format!("{here}: no built-in pilot {name:?} (optimal, demo)")
                     })?)
                 }
-                (None, None, Some(results)) => PilotSource::Results(
+                (None, None, None, Some(results)) => PilotSource::Results(
                     results
                         .into_iter()
                         .map(|(k, v)| (k, base.join(v)))
                         .collect(),
                 ),
-                _ => bail!("{here}: give exactly one of command, builtin or results"),
+                _ => bail!("{here}: give exactly one of command, wasm, builtin or results"),
             };
             entrants.push(Entrant {
                 name: e.name,
@@ -185,7 +200,11 @@ impl Plan {
                 pilot,
             });
         }
-        Ok(Plan { limits, entrants })
+        Ok(Plan {
+            limits,
+            seed: file.seed.unwrap_or(0),
+            entrants,
+        })
     }
 }
 
@@ -214,6 +233,11 @@ name = "Cy"
 circuit = "cy.cir"
 [entrant.results]
 "ada.cir" = "laps/cy-ada.F1"
+
+[[entrant]]
+name = "Di"
+circuit = "di.cir"
+wasm = "pilots/di.wasm"
 "#;
 
     #[test]
@@ -226,7 +250,12 @@ circuit = "cy.cir"
             .iter()
             .map(|e| e.circuit_name.as_str())
             .collect();
-        assert_eq!(names, ["ada.cir", "bob.cir", "cy.cir"]);
+        assert_eq!(names, ["ada.cir", "bob.cir", "cy.cir", "di.cir"]);
+        assert_eq!(plan.seed, 0);
+        match &plan.entrants[3].pilot {
+            PilotSource::Wasm(path) => assert_eq!(path, Path::new("/contest/pilots/di.wasm")),
+            _ => panic!("a wasm pilot"),
+        }
         assert_eq!(plan.entrants[0].estimate, Some(61.5));
         match &plan.entrants[0].pilot {
             PilotSource::Command { program, args } => {
@@ -260,6 +289,9 @@ circuit = "cy.cir"
         assert!(Plan::parse(&huge, Path::new("p.toml")).is_err());
         let nan = PLAN.replace("2.5", "nan");
         assert!(Plan::parse(&nan, Path::new("p.toml")).is_err());
+        let both = PLAN.replace("builtin = \"demo\"", "builtin = \"demo\"\nwasm = \"b.wasm\"");
+        let err = Plan::parse(&both, Path::new("p.toml")).err().unwrap();
+        assert!(format!("{err:#}").contains("exactly one of"), "{err:#}");
     }
 
     /// Mutated plans (bytes flipped, cut, TOML punctuation inserted) are refused or read,

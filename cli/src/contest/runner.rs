@@ -1,7 +1,12 @@
 //! Running one pilot program on one circuit under the contest limits (spec §7): a fresh
 //! temporary directory holding a copy of the circuit, the circuit's file name as the one
 //! argument, a wall-clock limit and a memory limit; past either, the program and everything it
-//! started are killed. What it leaves behind is `<its own name>.F1`.
+//! started are killed (and when it exits, whatever it left running is killed too). What it
+//! leaves behind is `<its own name>.F1`, read without trusting it ([`sandbox::files`]: no link
+//! followed, regular files only, at most 1 MiB, never blocking).
+//!
+//! The program is *not* confined: it can read and write whatever the organiser's user can.
+//! Pilots that must be sandboxed are entered as WebAssembly (`wasm = …`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,17 +16,15 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use engine::racetrack::program::{Found, Stop};
+use sandbox::files;
 
 use super::plan::Limits;
 
 /// How a program run ended.
 pub enum RunEnd {
-    /// It exited (with any status) and left this result file, if it found one.
-    Finished { result: Option<Vec<u8>> },
-    /// Killed after the time limit.
-    TimedOut,
-    /// Killed past the memory limit (peak bytes seen).
-    OutOfMemory(u64),
+    /// It ran: how it stopped, and what was found where its result file should be.
+    Ran { stop: Stop, found: Found },
     /// It could not be started.
     NotStarted(String),
 }
@@ -62,51 +65,61 @@ pub fn run_pilot(
     };
     let started = Instant::now();
     let mut peak = 0u64;
-    loop {
-        if child.try_wait().context("waiting for a pilot")?.is_some() {
-            break;
+    let stop = loop {
+        if let Some(status) = child.try_wait().context("waiting for a pilot")? {
+            // What it left running must not touch the directory while it is read.
+            kill_group(&child);
+            break exit_stop(status);
         }
         if started.elapsed() > limits.time {
             kill(&mut child);
-            return Ok(RunEnd::TimedOut);
+            break Stop::TimedOut {
+                limit_secs: limits.time.as_secs_f64(),
+            };
         }
         peak = peak.max(group_memory(child.id()));
         if peak > limits.memory_bytes {
             kill(&mut child);
-            return Ok(RunEnd::OutOfMemory(peak));
+            break Stop::OutOfMemory {
+                limit_bytes: limits.memory_bytes,
+                used_bytes: Some(peak),
+            };
         }
         thread::sleep(Duration::from_millis(5));
-    }
+    };
     let stem = program
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    Ok(RunEnd::Finished {
-        result: find_result(&dir.path, &stem),
-    })
+    let found = files::read_result(files::result_path_or_only_f1(&dir.path, &stem).as_deref());
+    Ok(RunEnd::Ran { stop, found })
 }
 
-/// `<stem>.F1` (any case), or else the only `.f1` file the program left.
-fn find_result(dir: &Path, stem: &str) -> Option<Vec<u8>> {
-    let files: Vec<PathBuf> = fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("f1")))
-        .collect();
-    let named = files.iter().find(|p| {
-        p.file_stem()
-            .is_some_and(|s| s.to_string_lossy().eq_ignore_ascii_case(stem))
-    });
-    let pick = named.or(if files.len() == 1 {
-        files.first()
-    } else {
-        None
-    })?;
-    fs::read(pick).ok()
+/// An exit of any status is the program's own end (its result file decides); death by a
+/// signal it did not get from us is a crash.
+fn exit_stop(status: std::process::ExitStatus) -> Stop {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Stop::Crashed {
+                message: format!("killed by signal {signal}"),
+            };
+        }
+    }
+    let _ = status;
+    Stop::Exited
 }
 
 /// Kills the program's whole process group, then reaps it.
 fn kill(child: &mut Child) {
+    kill_group(child);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Kills every process left in the program's group.
+fn kill_group(child: &Child) {
     #[cfg(unix)]
     {
         let pgid = child.id() as libc::pid_t;
@@ -116,8 +129,8 @@ fn kill(child: &mut Child) {
             libc::kill(-pgid, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 /// Resident memory of every process in the group `pgid`, in bytes (Linux; 0 elsewhere).

@@ -3,7 +3,8 @@
 //! Layers: the circuit grid and its file formats ([`circuit`], [`colour`], [`bmp`]), conformity
 //! ([`conformity`], VERIFCIR), the physics ([`physics`]: motion, the referee's collision test,
 //! the finish line, the stopwatch), result files ([`f1`]) and the judge ([`mod@judge`], TESTF1, with
-//! its [`log`] line), the shipped [`samples`], then pilots and the pools contest.
+//! its [`log`] line), the shipped [`samples`], then pilots, pilot programs ([`program`]: the
+//! verdict on a run) and the pools contest.
 
 pub mod bmp;
 pub mod circuit;
@@ -16,6 +17,7 @@ pub mod paint;
 pub mod physics;
 pub mod pilot;
 pub mod pools;
+pub mod program;
 pub mod samples;
 mod text;
 

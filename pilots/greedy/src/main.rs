@@ -1,0 +1,76 @@
+//! A greedy pilot: at every move it takes the legal move with the smallest lower bound on the
+//! moves still needed (the engine's walk field and the speed the car already has), the faster
+//! one on a tie. When a move leads nowhere — every continuation blocked or already tried — it
+//! backs up and takes the next best: a depth-first search in greedy order. Quick, finishing
+//! wherever a lap exists, never optimal; past a budget of states it falls back to the demo lap.
+
+use std::cmp::Reverse;
+use std::collections::HashSet;
+
+use engine::racetrack::pilot::Pilot;
+use engine::racetrack::pilot::field::Field;
+use engine::racetrack::pilot::model::{State, Step, Track};
+use engine::racetrack::{Circuit, Pos};
+
+/// Crossing-count layers of the walk field (0, −1, −2), as the demo pilot uses.
+const LAYERS: usize = 3;
+
+/// States the search may visit before it gives up greed (well inside 10 MiB of memory).
+const MAX_STATES: usize = 100_000;
+
+fn main() -> std::process::ExitCode {
+    kit::run(drive)
+}
+
+fn drive(circuit: &Circuit) -> Result<Vec<Pos>, String> {
+    let track = Track::new(circuit).map_err(|e| e.to_string())?;
+    let field = Field::walks(&track, LAYERS);
+    let mut seen = HashSet::from([State::START]);
+    // The current path: each state with its untried moves, best last.
+    let mut path = vec![(State::START, options(&track, &field, State::START))];
+    while let Some((_, untried)) = path.last_mut() {
+        match untried.pop() {
+            None => {
+                path.pop();
+            }
+            Some(Step::Finish { to }) => {
+                let mut positions: Vec<Pos> = path.iter().map(|(s, _)| s.pos).collect();
+                positions.push(to);
+                return Ok(positions);
+            }
+            Some(Step::Move(next)) => {
+                if seen.len() >= MAX_STATES {
+                    eprintln!("greedy: no lap within {MAX_STATES} states, driving the demo lap");
+                    return demo(circuit);
+                }
+                if seen.insert(next) {
+                    path.push((next, options(&track, &field, next)));
+                }
+            }
+        }
+    }
+    Err("no lap exists on this circuit".into())
+}
+
+/// The legal moves from `state` that can still finish, best last.
+fn options(track: &Track, field: &Field, state: State) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(9);
+    track.for_each_step(state, |step| {
+        let key = match step {
+            Step::Finish { .. } => Some((0, Reverse(u32::MAX))),
+            Step::Move(s) => field.moves_bound(s).map(|b| (b, Reverse(s.speed()))),
+        };
+        if let Some(key) = key {
+            steps.push((key, step));
+        }
+    });
+    steps.sort_by_key(|&(key, _)| Reverse(key));
+    steps.into_iter().map(|(_, step)| step).collect()
+}
+
+fn demo(circuit: &Circuit) -> Result<Vec<Pos>, String> {
+    Pilot::Demo
+        .fly(circuit)
+        .map(|lap| lap.positions().to_vec())
+        .map_err(|e| e.to_string())
+}

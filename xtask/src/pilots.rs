@@ -1,0 +1,66 @@
+//! `cargo xtask pilots`: builds the example pilot programs of `pilots/` into
+//! `<target>/pilots/wasm/<name>.wasm`, where the CLI tests and the docs find them — the Rust ones
+//! (a workspace of their own) for `wasm32-wasip1`, each C file of `pilots/c/` with clang and
+//! Debian's wasi-libc.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use crate::process::run;
+use crate::setup::{Setup, WASI_TARGET};
+use crate::workspace::Workspace;
+
+/// The Rust example pilots (binaries of the `pilots/` workspace).
+const RUST_PILOTS: [&str; 2] = ["demo", "greedy"];
+
+/// Builds every example pilot; returns the directory holding the `.wasm` files.
+pub fn build(ws: &Workspace, setup: &Setup) -> Result<PathBuf> {
+    let target = ws.target_dir().join("pilots");
+    let out = target.join("wasm");
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let mut cargo = setup.env().cargo();
+    cargo
+        .args(["build", "--release", "--target", WASI_TARGET, "--manifest-path"])
+        .arg(ws.root().join("pilots").join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .current_dir(ws.root());
+    run(&mut cargo)?;
+    for name in RUST_PILOTS {
+        let built = target
+            .join(WASI_TARGET)
+            .join("release")
+            .join(format!("{name}.wasm"));
+        let dest = out.join(format!("{name}.wasm"));
+        std::fs::copy(&built, &dest)
+            .with_context(|| format!("copying {} to {}", built.display(), dest.display()))?;
+    }
+    let c_dir = ws.root().join("pilots").join("c");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&c_dir)
+        .with_context(|| format!("reading {}", c_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    sources.sort();
+    for source in sources {
+        let stem = source.file_stem().context("a C file without a name")?;
+        let dest = out.join(stem).with_extension("wasm");
+        let mut clang = setup.env().command("clang");
+        clang
+            .args([
+                "--target=wasm32-wasi",
+                "--sysroot=/usr",
+                "-O2",
+                "-Wall",
+                "-Werror",
+                "-Wl,--strip-all",
+                "-o",
+            ])
+            .arg(&dest)
+            .arg(&source);
+        run(&mut clang)?;
+    }
+    println!("example pilots in {}", out.display());
+    Ok(out)
+}
