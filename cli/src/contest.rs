@@ -83,7 +83,9 @@ impl LapRecord {
     fn ran(circuit: &str, verdict: RunVerdict) -> LapRecord {
         match verdict {
             RunVerdict::Judged(v) => LapRecord::judged(circuit, v),
-            RunVerdict::Program(fault) => LapRecord::failed(circuit, fault.kind(), fault.to_string()),
+            RunVerdict::Program(fault) => {
+                LapRecord::failed(circuit, fault.kind(), fault.to_string())
+            }
         }
     }
 

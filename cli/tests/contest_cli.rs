@@ -285,7 +285,12 @@ fn faults(pool: &Value, name: &str) -> Vec<(Value, String)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| (l["fault"].clone(), l["verdict"].as_str().unwrap().to_owned()))
+        .map(|l| {
+            (
+                l["fault"].clone(),
+                l["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -363,7 +368,10 @@ wasm = "hog.wasm"
     let out = run_in(d, &["contest", "plan.toml", "--json"]);
     assert_eq!(code(&out), 2);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("\"Bad\"") && err.contains("not a WebAssembly module"), "{err}");
+    assert!(
+        err.contains("\"Bad\"") && err.contains("not a WebAssembly module"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -432,7 +440,10 @@ fn result_files_are_read_without_trusting_them() {
     // Nothing blocks on the FIFO, nothing reads 5 GB: far within the entrants' 5 s each.
     assert!(started.elapsed() < Duration::from_secs(60));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!text.contains("root:"), "a line of /etc/passwd leaked: {text}");
+    assert!(
+        !text.contains("root:"),
+        "a line of /etc/passwd leaked: {text}"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unconfined"), "{stderr}");
     let c: Value = serde_json::from_slice(&out.stdout).unwrap();

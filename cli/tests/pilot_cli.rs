@@ -115,7 +115,12 @@ fn run_program(dir: &Path, file: &str, extra: &[&str]) -> (i32, Value, String) {
 
 /// The demo pilot's lap of the ring, as a result file written by `stem`.
 fn demo_lap(dir: &Path, stem: &str) -> Vec<u8> {
-    let out = run_in(dir, &["pilot", "ring.cir", "--pilot", "demo", "--name", stem, "-o", "lap.tmp"]);
+    let out = run_in(
+        dir,
+        &[
+            "pilot", "ring.cir", "--pilot", "demo", "--name", stem, "-o", "lap.tmp",
+        ],
+    );
     assert_success(&out);
     fs::read(dir.join("lap.tmp")).unwrap()
 }
@@ -131,7 +136,10 @@ fn a_wasm_pilot_that_writes_a_valid_lap_is_judged_valid() {
     assert_eq!(v.as_object().unwrap().len(), 5, "{v}");
     let raw = run_in(d, &["pilot", "ring.cir", "--pilot", "good.wasm", "--json"]).stdout;
     let raw = String::from_utf8(raw).unwrap();
-    assert!(raw.starts_with("{\"valid\":true,\"fault\":null,\"moves\":"), "{raw}");
+    assert!(
+        raw.starts_with("{\"valid\":true,\"fault\":null,\"moves\":"),
+        "{raw}"
+    );
     let order: Vec<usize> = ["\"moves\"", "\"time\"", "\"millis\""]
         .iter()
         .map(|k| raw.find(k).unwrap())
@@ -146,7 +154,10 @@ fn a_wasm_pilot_that_writes_a_valid_lap_is_judged_valid() {
     assert_eq!(fs::read(d.join("good.F1")).unwrap(), lap);
     assert_eq!(code_of(d, &["testf1", "-t", "-l", "good.F1"]), 0);
     // Text output names the pilot by its stem.
-    let out = run_in(d, &["pilot", "ring.cir", "--pilot", "good.wasm", "-o", "x.f1"]);
+    let out = run_in(
+        d,
+        &["pilot", "ring.cir", "--pilot", "good.wasm", "-o", "x.f1"],
+    );
     assert_success(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("good: valid lap"), "{text}");
@@ -163,26 +174,55 @@ fn every_fault_of_a_pilot_program_has_its_kind() {
     let d = dir.path();
     let lap = demo_lap(d, "x");
     let cases: Vec<(&str, Vec<u8>, &str, &str)> = vec![
-        ("trap", wasm::module(1, &[], "unreachable"), "pilot_crash", "unreachable"),
+        (
+            "trap",
+            wasm::module(1, &[], "unreachable"),
+            "pilot_crash",
+            "unreachable",
+        ),
         (
             "late_trap",
             wasm::writer("late_trap", &lap, "unreachable"),
             "pilot_crash",
             "unreachable",
         ),
-        ("loop", wasm::module(1, &[], "(loop (br 0))"), "pilot_timeout", "killed after 1.0 s"),
-        ("sleeper", wasm::sleeper(), "pilot_timeout", "killed after 1.0 s"),
+        (
+            "loop",
+            wasm::module(1, &[], "(loop (br 0))"),
+            "pilot_timeout",
+            "killed after 1.0 s",
+        ),
+        (
+            "sleeper",
+            wasm::sleeper(),
+            "pilot_timeout",
+            "killed after 1.0 s",
+        ),
         (
             "hog",
             wasm::module(1, &[], "(drop (memory.grow (i32.const 1600)))"),
             "pilot_memory",
             "memory limit of 10.0 MiB",
         ),
-        ("fat", wasm::module(200, &[], ""), "pilot_memory", "memory limit"),
-        ("silent", wasm::module(1, &[], ""), "no_result", "no result file"),
+        (
+            "fat",
+            wasm::module(200, &[], ""),
+            "pilot_memory",
+            "memory limit",
+        ),
+        (
+            "silent",
+            wasm::module(1, &[], ""),
+            "no_result",
+            "no result file",
+        ),
         (
             "garbage",
-            wasm::writer("garbage", b"garbage\r\nring.cir\r\n40,4\r\n\x00\x01\x02\xff\r\n", ""),
+            wasm::writer(
+                "garbage",
+                b"garbage\r\nring.cir\r\n40,4\r\n\x00\x01\x02\xff\r\n",
+                "",
+            ),
             "bad_result",
             "line 4",
         ),
@@ -204,7 +244,10 @@ fn every_fault_of_a_pilot_program_has_its_kind() {
         wasm::save(d, &file, &module);
         let started = Instant::now();
         let (code, v, stderr) = run_program(d, &file, &["--time-limit", "1"]);
-        assert!(started.elapsed() < Duration::from_secs(20), "{stem} took too long");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{stem} took too long"
+        );
         assert_eq!(code, 1, "{stem}: {v} {stderr}");
         assert_eq!(v["valid"], false, "{stem}: {v}");
         assert_eq!(v["fault"], kind, "{stem}: {v}");
@@ -234,7 +277,11 @@ fn memory_and_time_limits_are_settable() {
     let lap = demo_lap(d, "big");
     // 40 MiB of linear memory (640 pages), then the lap.
     let module = wasm::writer("big", &lap, "");
-    let text_grow = wasm::module(1, &[], "(if (i32.lt_s (memory.grow (i32.const 639)) (i32.const 0)) (then unreachable))");
+    let text_grow = wasm::module(
+        1,
+        &[],
+        "(if (i32.lt_s (memory.grow (i32.const 639)) (i32.const 0)) (then unreachable))",
+    );
     wasm::save(d, "grow.wasm", &text_grow);
     let (_, v, _) = run_program(d, "grow.wasm", &[]);
     assert_eq!(v["fault"], "pilot_memory", "{v}");
@@ -243,10 +290,24 @@ fn memory_and_time_limits_are_settable() {
     wasm::save(d, "big.wasm", &module);
     let (status, _, _) = run_program(d, "big.wasm", &["--memory-limit", "1", "--time-limit", "5"]);
     assert_eq!(status, 0);
-    let bad = run_in(d, &["pilot", "ring.cir", "--pilot", "big.wasm", "--time-limit", "0"]);
+    let bad = run_in(
+        d,
+        &[
+            "pilot",
+            "ring.cir",
+            "--pilot",
+            "big.wasm",
+            "--time-limit",
+            "0",
+        ],
+    );
     assert_eq!(code(&bad), 2);
     let bad = run_in(d, &["pilot", "ring.cir", "--time-limit", "3"]);
-    assert_eq!(code(&bad), 2, "limits are for programs, not built-in pilots");
+    assert_eq!(
+        code(&bad),
+        2,
+        "limits are for programs, not built-in pilots"
+    );
 }
 
 #[test]
@@ -271,8 +332,10 @@ fn modules_that_are_not_wasi_commands_are_refused_before_running() {
         ("text", b"hello, world".to_vec(), "not a WebAssembly module"),
         (
             "reactor",
-            wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_initialize")))"#)
-                .unwrap(),
+            wat::parse_str(
+                r#"(module (memory (export "memory") 1) (func (export "_initialize")))"#,
+            )
+            .unwrap(),
             "reactor",
         ),
         (

@@ -186,7 +186,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("vmax.f1"), "a\nb\n40,4\n").unwrap();
         let path = result_path(dir.path(), "vmax").unwrap();
-        assert_eq!(read_result(Some(&path)), Found::Bytes(b"a\nb\n40,4\n".to_vec()));
+        assert_eq!(
+            read_result(Some(&path)),
+            Found::Bytes(b"a\nb\n40,4\n".to_vec())
+        );
         assert_eq!(read_result(None), Found::Missing);
         assert_eq!(result_path(dir.path(), "other"), None);
         assert_eq!(

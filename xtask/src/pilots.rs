@@ -21,7 +21,13 @@ pub fn build(ws: &Workspace, setup: &Setup) -> Result<PathBuf> {
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let mut cargo = setup.env().cargo();
     cargo
-        .args(["build", "--release", "--target", WASI_TARGET, "--manifest-path"])
+        .args([
+            "build",
+            "--release",
+            "--target",
+            WASI_TARGET,
+            "--manifest-path",
+        ])
         .arg(ws.root().join("pilots").join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target)

@@ -224,10 +224,11 @@ impl<'a> Setup<'a> {
             Provides::File(path) => Path::new(path).is_file().then(|| PathBuf::from(path)),
             Provides::WasiBuiltins => {
                 let clang = self.env.which("clang")?;
-                let path = output_of(self.env.command(clang).args([
-                    "--target=wasm32-wasi",
-                    "--print-libgcc-file-name",
-                ]))?;
+                let path = output_of(
+                    self.env
+                        .command(clang)
+                        .args(["--target=wasm32-wasi", "--print-libgcc-file-name"]),
+                )?;
                 let path = PathBuf::from(path.trim());
                 path.is_file().then_some(path)
             }

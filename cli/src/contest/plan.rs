@@ -100,7 +100,10 @@ pub struct Entrant {
 }
 
 pub enum PilotSource {
-    Command { program: PathBuf, args: Vec<String> },
+    Command {
+        program: PathBuf,
+        args: Vec<String>,
+    },
     /// A WASI pilot program (its path).
     Wasm(PathBuf),
     Builtin(Pilot),
@@ -289,7 +292,10 @@ wasm = "pilots/di.wasm"
         assert!(Plan::parse(&huge, Path::new("p.toml")).is_err());
         let nan = PLAN.replace("2.5", "nan");
         assert!(Plan::parse(&nan, Path::new("p.toml")).is_err());
-        let both = PLAN.replace("builtin = \"demo\"", "builtin = \"demo\"\nwasm = \"b.wasm\"");
+        let both = PLAN.replace(
+            "builtin = \"demo\"",
+            "builtin = \"demo\"\nwasm = \"b.wasm\"",
+        );
         let err = Plan::parse(&both, Path::new("p.toml")).err().unwrap();
         assert!(format!("{err:#}").contains("exactly one of"), "{err:#}");
     }

@@ -101,7 +101,10 @@ pub enum ProgramFault {
     NoResult,
     /// `bad_result`: the result file is not a readable `.F1` text; `line` is the line the
     /// problem is on, when it is on one.
-    BadResult { message: String, line: Option<usize> },
+    BadResult {
+        message: String,
+        line: Option<usize>,
+    },
 }
 
 impl ProgramFault {
@@ -355,7 +358,11 @@ mod tests {
     #[test]
     fn result_files_that_are_not_regular_small_text_are_bad_results() {
         let c = ring();
-        for kind in [EntryKind::SymbolicLink, EntryKind::Fifo, EntryKind::CharDevice] {
+        for kind in [
+            EntryKind::SymbolicLink,
+            EntryKind::Fifo,
+            EntryKind::CharDevice,
+        ] {
             let v = verdict(&c, &Stop::Exited, &Found::NotRegular(kind));
             assert_eq!(v.fault_kind(), Some("bad_result"));
             assert!(v.to_string().contains("not a regular file"), "{v}");
@@ -384,7 +391,10 @@ mod tests {
             RunVerdict::Program(fault) => {
                 assert_eq!(fault.kind(), "bad_result");
                 assert_eq!(fault.line(), Some(4));
-                assert!(fault.to_string().contains("byte 0x00 at column 2"), "{fault}");
+                assert!(
+                    fault.to_string().contains("byte 0x00 at column 2"),
+                    "{fault}"
+                );
             }
             other => panic!("{other:?}"),
         }
