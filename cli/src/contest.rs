@@ -4,9 +4,11 @@
 //! Every pilot drives every circuit of its pool; a lap is judged by the same judge as
 //! `testf1`, and a program's run by the same rules as `quadrille pilot`
 //! ([`engine::racetrack::program::verdict`]). A pilot's result on a circuit is computed once and
-//! reused in later rounds. `wasm` pilots run sandboxed; native `command` pilots cannot be
-//! confined here, and the command says so when a plan has one.
+//! reused in later rounds. `wasm` pilots run sandboxed; native `command` pilots run confined
+//! by Landlock where Linux offers it, and the command says which when a plan has one.
 
+#[cfg(target_os = "linux")]
+mod confine;
 mod plan;
 mod runner;
 
@@ -152,6 +154,8 @@ struct Contest {
     /// Each circuit file's bytes, as programs are given them.
     circuit_files: Vec<Vec<u8>>,
     programs: Option<Programs>,
+    /// Whether native pilots run confined.
+    confine: bool,
     laps: HashMap<(EntrantId, EntrantId), LapRecord>,
 }
 
@@ -178,7 +182,14 @@ impl Contest {
                 LapRecord::ran(name, program::verdict(circuit, &Stop::Exited, &found))
             }
             PilotSource::Command { program: exe, args } => {
-                match runner::run_pilot(exe, args, &target.circuit, name, self.plan.limits)? {
+                match runner::run_pilot(
+                    exe,
+                    args,
+                    &target.circuit,
+                    name,
+                    self.plan.limits,
+                    self.confine,
+                )? {
                     RunEnd::Ran { stop, found } => {
                         LapRecord::ran(name, program::verdict(circuit, &stop, &found))
                     }
@@ -247,21 +258,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let programs = Programs::load(&plan)?;
-    if plan
+    let has_commands = plan
         .entrants
         .iter()
-        .any(|e| matches!(e.pilot, PilotSource::Command { .. }))
-    {
-        eprintln!(
-            "quadrille: warning: native `command` pilots run unconfined: they can read and write \
-             whatever this user can (enter pilots as `wasm` to run them in the sandbox)"
-        );
+        .any(|e| matches!(e.pilot, PilotSource::Command { .. }));
+    let confine = has_commands && can_confine().is_ok();
+    if has_commands {
+        match can_confine() {
+            Ok(()) => eprintln!(
+                "quadrille: native `command` pilots run confined by Landlock: they write only in \
+                 their own directory and open no TCP connection"
+            ),
+            Err(why) => eprintln!(
+                "quadrille: warning: cannot confine native `command` pilots ({why}): they run \
+                 unconfined and can read and write whatever this user can (enter pilots as \
+                 `wasm` to run them in the sandbox)"
+            ),
+        }
     }
     let mut contest = Contest {
         plan,
         circuits,
         circuit_files,
         programs,
+        confine,
         laps: HashMap::new(),
     };
     let entrants = contest.plan.entrants.len();
@@ -273,6 +293,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_text(&json)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether native pilots can be confined on this system; `Err` says why not.
+fn can_confine() -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    return confine::available();
+    #[cfg(not(target_os = "linux"))]
+    Err("confinement needs Linux's Landlock".into())
 }
 
 #[derive(Serialize)]

@@ -409,7 +409,7 @@ fn the_example_wasm_pilots_run_a_contest() {
 fn result_files_are_read_without_trusting_them() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let names = ["fifo", "passwd", "zero", "sparse", "big", "dir"];
+    let names = ["fifo", "passwd", "zero", "sparse", "big", "dir", "segv"];
     let bodies = [
         "mkfifo fifo.F1",
         "ln -s /etc/passwd passwd.F1",
@@ -417,6 +417,7 @@ fn result_files_are_read_without_trusting_them() {
         "truncate -s 5G sparse.F1",
         "printf 'big\\n%s\\n40,4\\n' \"$1\" > big.F1; head -c 2000000 /dev/zero | tr '\\0' '\\n' >> big.F1",
         "mkdir dir.F1",
+        "kill -SEGV $$",
     ];
     let mut plan = String::from("time_limit_secs = 5\nmemory_limit_mb = 200\n");
     for (name, body) in names.iter().zip(bodies) {
@@ -445,22 +446,66 @@ fn result_files_are_read_without_trusting_them() {
         "a line of /etc/passwd leaked: {text}"
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("unconfined"), "{stderr}");
+    assert!(stderr.contains("confined by Landlock"), "{stderr}");
     let c: Value = serde_json::from_slice(&out.stdout).unwrap();
     let pool = &c["rounds"][0]["pools"][0];
     let expect = [
-        ("fifo", "a FIFO"),
-        ("passwd", "a symbolic link"),
-        ("zero", "a symbolic link"),
-        ("sparse", "5368709120 bytes"),
-        ("big", "more than the 1048576 allowed"),
-        ("dir", "a directory"),
-        ("given", "a symbolic link"),
+        ("fifo", "bad_result", "a FIFO"),
+        ("passwd", "bad_result", "a symbolic link"),
+        ("zero", "bad_result", "a symbolic link"),
+        ("sparse", "bad_result", "5368709120 bytes"),
+        ("big", "bad_result", "more than the 1048576 allowed"),
+        ("dir", "bad_result", "a directory"),
+        ("segv", "pilot_crash", "killed by signal 11"),
+        ("given", "bad_result", "a symbolic link"),
     ];
-    for (name, words) in expect {
+    for (name, kind, words) in expect {
         for (fault, verdict) in faults(pool, name) {
-            assert_eq!(fault, "bad_result", "{name}: {verdict}");
+            assert_eq!(fault, kind, "{name}: {verdict}");
             assert!(verdict.contains(words), "{name}: {verdict}");
         }
     }
+}
+
+#[test]
+fn native_pilots_are_confined_to_their_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_sample(d, "ring", "ring.cir");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let outside = d.join("leaked.txt");
+    script(
+        d,
+        "escapee.sh",
+        &format!(
+            "echo leak > {outside}\n\
+             python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}))\" \
+               && echo connected > {net}\n\
+             echo tmp > \"$TMPDIR/scratch\"\n\
+             printf 'escapee\\n%s\\n40,4\\n' \"$1\" > escapee.F1",
+            outside = outside.display(),
+            net = d.join("net.txt").display()
+        ),
+    );
+    fs::write(
+        d.join("plan.toml"),
+        "memory_limit_mb = 200\n[[entrant]]\nname = \"E\"\ncircuit = \"ring.cir\"\ncommand = \"./escapee.sh\"\n",
+    )
+    .unwrap();
+    let out = run_in(d, &["contest", "plan.toml", "--json"]);
+    assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("confined by Landlock"), "{stderr}");
+    assert!(!outside.exists(), "the pilot wrote outside its directory");
+    assert!(
+        !d.join("net.txt").exists(),
+        "the pilot opened a TCP connection"
+    );
+    assert!(listener.accept().is_err(), "the pilot reached the listener");
+    // Inside its directory it works as before: its lap was written and judged.
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lap = &c["rounds"][0]["pools"][0]["standings"][0]["laps"][0];
+    assert_eq!(lap["fault"], "did_not_finish", "{lap}");
 }

@@ -78,6 +78,12 @@ pub fn run_pilot(
     let ended = sandbox.run(program, wasi, seed, limits, Some(watch));
     let millis = started.elapsed().as_secs_f64() * 1e3;
     let (log, log_dropped) = log.contents();
+    // The allowance is checked once more at the end, so that the verdict does not depend on
+    // whether a tick fell inside a short run.
+    let ended = match (ended, files::check_allowance(dir.path(), circuit_name)) {
+        (Ended::Exited(_), Err(rule)) => Ended::BrokeRule(rule),
+        (ended, _) => ended,
+    };
     let stop = match ended {
         Ended::Exited(_) => Stop::Exited,
         Ended::Trapped(message) => Stop::Crashed {

@@ -5,8 +5,9 @@
 //! leaves behind is `<its own name>.F1`, read without trusting it ([`sandbox::files`]: no link
 //! followed, regular files only, at most 1 MiB, never blocking).
 //!
-//! The program is *not* confined: it can read and write whatever the organiser's user can.
-//! Pilots that must be sandboxed are entered as WebAssembly (`wasm = …`).
+//! Where Linux's Landlock is there, the program is confined ([`super::confine`]): it writes only
+//! in its directory and opens no TCP connection. Elsewhere it can read and write whatever the
+//! organiser's user can; pilots that must be sandboxed everywhere are entered as WebAssembly.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,13 +30,15 @@ pub enum RunEnd {
     NotStarted(String),
 }
 
-/// Runs `program args… circuit_name` in a fresh directory holding a copy of `circuit`.
+/// Runs `program args… circuit_name` in a fresh directory holding a copy of `circuit`,
+/// confined when `confine` (see [`super::confine`]).
 pub fn run_pilot(
     program: &Path,
     args: &[String],
     circuit: &Path,
     circuit_name: &str,
     limits: Limits,
+    confine: bool,
 ) -> anyhow::Result<RunEnd> {
     let dir = TempDir::new()?;
     fs::copy(circuit, dir.path.join(circuit_name)).with_context(|| {
@@ -50,6 +53,8 @@ pub fn run_pilot(
         .args(args)
         .arg(circuit_name)
         .current_dir(&dir.path)
+        // Its temporary file (spec §7) belongs in its own directory too.
+        .env("TMPDIR", &dir.path)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -59,6 +64,21 @@ pub fn run_pilot(
         // Its own process group, so that everything it starts can be killed with it.
         command.process_group(0);
     }
+    #[cfg(target_os = "linux")]
+    if confine {
+        use std::os::unix::process::CommandExt;
+        let confinement = match super::confine::prepare(&dir.path) {
+            Ok(confinement) => confinement,
+            Err(why) => return Ok(RunEnd::NotStarted(format!("cannot confine it: {why}"))),
+        };
+        // SAFETY: the closure only makes system calls (prctl, landlock_restrict_self) on a
+        // descriptor it owns: nothing that allocates or locks between fork and exec.
+        unsafe {
+            command.pre_exec(move || confinement.enforce());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = confine;
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => return Ok(RunEnd::NotStarted(format!("{}: {e}", program.display()))),
