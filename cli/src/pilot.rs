@@ -231,24 +231,24 @@ fn run_program(args: &Args, path: &Path) -> anyhow::Result<ExitCode> {
             message: (!verdict.is_valid()).then(|| verdict.to_string()),
             line,
         };
-        println!("{}", serde_json::to_string(&json)?);
+        outln!("{}", serde_json::to_string(&json)?)?;
     } else {
         let wrote = written
             .map(|p| format!("; wrote {}", p.display()))
             .unwrap_or_default();
         match (lap, verdict.fault_kind()) {
-            (Some(lap), _) => println!(
+            (Some(lap), _) => outln!(
                 "{stem}: valid lap, {} moves, {} s, {} km/h; ran {:.1} ms{wrote}",
                 lap.moves,
                 lap.time_shown(),
                 lap.speed_shown(),
                 run.millis
-            ),
-            (None, kind) => println!(
+            )?,
+            (None, kind) => outln!(
                 "{stem}: {}: {verdict}; ran {:.1} ms{wrote}",
                 kind.unwrap_or("invalid"),
                 run.millis
-            ),
+            )?,
         }
     }
     Ok(if verdict.is_valid() {

@@ -57,7 +57,9 @@ impl StageName {
                 "cargo clippy --workspace --all-targets -- -D warnings, and the app for wasm32"
             }
             Self::Doc => "cargo doc --workspace --no-deps with RUSTDOCFLAGS=-D warnings",
-            Self::Test => "example pilots (cargo xtask pilots), then cargo test --workspace (native)",
+            Self::Test => {
+                "example pilots (cargo xtask pilots), then cargo test --workspace (native)"
+            }
             Self::Wasm => "wasm-bindgen tests in headless Chromium",
             Self::Build => "trunk build --release",
             Self::E2e => "Playwright e2e suite against the release build on loopback",

@@ -2,7 +2,7 @@
 //! `wat` crate: each does one thing right or wrong (spec §7 outcomes). And where the example
 //! pilots built by `cargo xtask pilots` live.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses some of the modules")]
 
 use std::fs;
 use std::path::{Path, PathBuf};
