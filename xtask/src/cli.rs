@@ -235,6 +235,18 @@ mod tests {
     }
 
     #[test]
+    fn pilots_takes_no_option() {
+        assert_eq!(parse_str("pilots"), Ok(Command::Pilots));
+        assert_eq!(
+            parse_str("pilots --release"),
+            Err(UsageError::UnknownOption {
+                command: "pilots",
+                option: "--release".into()
+            })
+        );
+    }
+
+    #[test]
     fn unknown_things_are_named() {
         assert_eq!(parse_str(""), Err(UsageError::MissingCommand));
         assert_eq!(

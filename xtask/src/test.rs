@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::TestOptions;
 use crate::process::run;
-use crate::setup::{Setup, Tools, WASM_TARGET};
+use crate::setup::{Setup, Tools, WASI_TARGET, WASM_TARGET};
 use crate::stages::Report;
 use crate::static_server::StaticServer;
 use crate::workspace::{WASM_TEST_CRATES, Workspace};
@@ -96,7 +96,7 @@ fn run_stages(
     };
     for stage in StageName::ALL.into_iter().filter(|s| wanted(*s)) {
         report.stage(stage.as_str(), stage.what(), || match stage {
-            StageName::Fmt => run(cargo(ws, setup).args(["fmt", "--all", "--", "--check"])),
+            StageName::Fmt => fmt(ws, setup),
             StageName::Clippy => clippy(ws, setup),
             StageName::Doc => doc(ws, setup),
             StageName::Test => {
@@ -128,7 +128,23 @@ fn clippy(ws: &Workspace, setup: &Setup) -> Result<()> {
             "--target",
             WASM_TARGET,
         ])
+        .args(deny))?;
+    // The example pilots: a workspace of their own, for WASI (`cargo xtask pilots`).
+    run(cargo(ws, setup)
+        .args(["clippy", "--target", WASI_TARGET, "--manifest-path"])
+        .arg(ws.root().join("pilots").join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(ws.target_dir().join("pilots"))
         .args(deny))
+}
+
+/// Formatting of the workspace and of the example pilots' own workspace.
+fn fmt(ws: &Workspace, setup: &Setup) -> Result<()> {
+    run(cargo(ws, setup).args(["fmt", "--all", "--", "--check"]))?;
+    run(cargo(ws, setup)
+        .args(["fmt", "--all", "--manifest-path"])
+        .arg(ws.root().join("pilots").join("Cargo.toml"))
+        .args(["--", "--check"]))
 }
 
 /// The API docs of every crate, with broken intra-doc links and malformed doc comments as
