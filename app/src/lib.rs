@@ -6,6 +6,7 @@
 
 pub mod editor;
 pub mod geometry;
+pub mod gesture;
 pub mod lab;
 pub mod league;
 pub mod monitor;
