@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use engine::racetrack::pilot::{Lap, Pilot, PilotError};
-use engine::racetrack::{Circuit, conformity, judge};
+use engine::racetrack::{Circuit, conformity, f1, judge};
 
 use crate::out::outln;
 
@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let output = args
         .output
-        .unwrap_or_else(|| PathBuf::from(format!("{}.F1", pilot.name())));
+        .unwrap_or_else(|| PathBuf::from(f1::result_file_name(pilot.name())));
     fs::write(&output, lap.to_f1(name, &circuit_name))
         .with_context(|| format!("{}: cannot write", output.display()))?;
     let time = lap.time().seconds();
