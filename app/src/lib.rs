@@ -20,6 +20,7 @@ mod browser_file;
 mod canvas;
 mod clipboard;
 mod draw;
+mod icon;
 mod pages;
 mod shell;
 

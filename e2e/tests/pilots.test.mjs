@@ -181,7 +181,8 @@ test('pasted files and the built-in pilots are judged too', () =>
       page.waitForEvent('download'),
       page.click('[data-testid="save-f1"]'),
     ]);
-    assert.equal(download.suggestedFilename(), 'optimal.f1');
+    // Named as a pilot names its result file (spec §7), by the engine's `result_file_name`.
+    assert.equal(download.suggestedFilename(), 'optimal.F1');
     const saved = readFileSync(await download.path(), 'latin1').split('\r\n');
     assert.deepEqual(saved.slice(0, 2), ['optimal', 'ring.cir']);
     const positions = saved.slice(2).filter(Boolean).map((l) => l.split(',').map(Number));

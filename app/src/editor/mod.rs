@@ -9,7 +9,10 @@
 pub mod browser;
 pub mod document;
 pub mod laps;
+pub mod panels;
 pub mod render;
 pub mod selection;
+pub mod session;
 pub mod tool;
+pub mod toolbar;
 pub mod view;

@@ -5,8 +5,10 @@
 
 pub mod draw;
 pub mod lap;
+pub mod panels;
 pub mod plot;
 pub mod replay;
 pub mod results;
+pub mod session;
 pub mod storage;
 pub mod worker;
