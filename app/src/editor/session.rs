@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use engine::racetrack::conformity::{self, Report};
 use engine::racetrack::physics::{self, FinishLine};
-use engine::racetrack::pilot::Pilot;
+use engine::racetrack::pilot::{Lap, Pilot};
 use engine::racetrack::samples::{SAMPLES, Sample};
 use engine::racetrack::{Circuit, LineEnding, Pos, bmp, paint};
 
@@ -17,7 +17,7 @@ use super::selection::{Block, Floating, Rect};
 use super::tool::{self, Command, Keys, Tool};
 use super::view::{Frame, View};
 use crate::gesture::{self, Down, Gesture, Moved, PanStart, Pointer};
-use crate::workers::racetrack::{Request, RequestId, Response, SolvedLap};
+use crate::workers::racetrack::{Request, RequestId, Response};
 
 /// The sample shown to a first-time visitor: the first conforming one.
 pub fn default_sample() -> &'static Sample {
@@ -47,11 +47,11 @@ pub enum Par {
         id: RequestId,
         revision: u64,
         mask: TrackMask,
-        previous: Option<SolvedLap>,
+        previous: Option<Lap>,
     },
     /// The optimal lap of `revision`, solved in `millis` by the worker, or found in the cache.
     Done {
-        lap: SolvedLap,
+        lap: Lap,
         revision: u64,
         millis: f64,
         cached: bool,
@@ -887,7 +887,7 @@ impl Session {
     /// The optimal lap, when it is shown and known.
     pub fn lap(&self) -> Option<&[Pos]> {
         match (&self.par, self.show_lap) {
-            (Par::Done { lap, .. }, true) => Some(lap.positions.as_slice()),
+            (Par::Done { lap, .. }, true) => Some(lap.positions()),
             _ => None,
         }
     }
@@ -984,7 +984,7 @@ mod tests {
         assert!(!cached);
         assert_eq!(s.lap(), None, "the lap is drawn on demand");
         let _ = s.handle(Input::Command(Command::ToggleLap));
-        assert_eq!(s.lap(), Some(lap.positions.as_slice()));
+        assert_eq!(s.lap(), Some(lap.positions()));
 
         // Decor repainted: the same track, the par time comes from the cache.
         let _ = s.handle(Input::Command(Command::Tool(Tool::Pencil)));

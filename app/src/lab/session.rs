@@ -396,7 +396,7 @@ impl Lab {
                 Some(track),
             ) => {
                 let circuit = Rc::clone(&track.circuit);
-                let lap = JudgedLap::from_positions(&circuit, pilot.name(), lap.positions);
+                let lap = JudgedLap::from_positions(&circuit, pilot.name(), lap.into());
                 self.add_laps(vec![lap], now);
             }
             (
