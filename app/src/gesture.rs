@@ -9,6 +9,11 @@
 //! Pages choose when a pan starts ([`PanStart`]): at once (the editor, where a pan is asked for
 //! explicitly) or once the pointer moved past [`PAN_THRESHOLD`] (the field, where a press that
 //! does not move is a click).
+//!
+//! The field's camera (`soccer::camera`) maps onto it one for one: its own placement rule
+//! (fit, keep, follow the ball) writes the view with [`Gesture::set`]; a press on a point to
+//! step to is not `free`; [`Gesture::click_plays`] and [`Gesture::cursor`] answer its click and
+//! cursor questions; the wheel re-anchors a pan under way as it does.
 
 use crate::zoom::{Stage, View, Wheel};
 
