@@ -6,6 +6,7 @@
 
 pub mod editor;
 pub mod geometry;
+pub mod gesture;
 pub mod lab;
 pub mod league;
 pub mod monitor;
@@ -19,6 +20,7 @@ mod browser_file;
 mod canvas;
 mod clipboard;
 mod draw;
+mod icon;
 mod pages;
 mod shell;
 

@@ -78,6 +78,6 @@ fn the_worker_handler_solves_a_sample_in_wasm() {
     };
     assert_eq!(id, 3);
     let lap = outcome.expect("ring has a lap");
-    assert_eq!(lap.positions[0], Pos::new(40, 4));
+    assert_eq!(lap.positions()[0], Pos::new(40, 4));
     assert_eq!(lap.time_shown(), "52.38");
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use engine::racetrack::pilot::{Lap, Pilot, PilotError};
 use engine::racetrack::program::{self, Found, RunVerdict};
-use engine::racetrack::{Circuit, Verdict, conformity, judge};
+use engine::racetrack::{Circuit, Verdict, conformity, f1, judge};
 
 use crate::out::outln;
 
@@ -127,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.F1", pilot.name())));
+        .unwrap_or_else(|| PathBuf::from(f1::result_file_name(pilot.name())));
     fs::write(&output, lap.to_f1(name, &circuit_name))
         .with_context(|| format!("{}: cannot write", output.display()))?;
     let time = lap.time().seconds();
@@ -206,7 +206,7 @@ fn run_program(args: &Args, path: &Path) -> anyhow::Result<ExitCode> {
             let output = args
                 .output
                 .clone()
-                .unwrap_or_else(|| PathBuf::from(format!("{stem}.F1")));
+                .unwrap_or_else(|| PathBuf::from(f1::result_file_name(stem)));
             fs::write(&output, bytes)
                 .with_context(|| format!("{}: cannot write", output.display()))?;
             Some(output)

@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -27,9 +27,10 @@ const STEP = '[data-testid="replay-step"]';
 
 const browser = sharedBrowser();
 
-// A test on the lab, opened on ring.cir loaded from its file, with an empty results log.
-function inLab(body) {
-  return browser.withPage({ route: '#/pilots' }, async (page) => {
+// A test on the lab, opened on ring.cir loaded from its file, with an empty results log; the
+// viewport as withPage takes it (a desktop window unless told).
+function inLab(body, viewport = {}) {
+  return browser.withPage({ ...viewport, route: '#/pilots' }, async (page) => {
     await page.evaluate(() => localStorage.clear());
     await page.setInputFiles('[data-testid="lab-cir-file"]', RING);
     await page.waitForSelector(`${CANVAS}[data-circuit="ring"]`);
@@ -181,7 +182,8 @@ test('pasted files and the built-in pilots are judged too', () =>
       page.waitForEvent('download'),
       page.click('[data-testid="save-f1"]'),
     ]);
-    assert.equal(download.suggestedFilename(), 'optimal.f1');
+    // Named as a pilot names its result file (spec §7), by the engine's `result_file_name`.
+    assert.equal(download.suggestedFilename(), 'optimal.F1');
     const saved = readFileSync(await download.path(), 'latin1').split('\r\n');
     assert.deepEqual(saved.slice(0, 2), ['optimal', 'ring.cir']);
     const positions = saved.slice(2).filter(Boolean).map((l) => l.split(',').map(Number));
@@ -361,3 +363,68 @@ test('the demo pilot runs in the worker; every lap is plotted, speed per move, i
       assert.ok((await share(colour)) > 0.001, `no line in ${colour} on the speed plot`);
     }
   }));
+
+test('the circuit zooms with the wheel and pans with a drag, and a new circuit is shown whole', () =>
+  inLab(async (page) => {
+    await load(page, 'fangio.f1');
+    const layout = async () => ({
+      cell: Number(await page.getAttribute(CANVAS, 'data-cell')),
+      origin: (await page.getAttribute(CANVAS, 'data-origin')).split(',').map(Number),
+    });
+    const fit = await layout();
+    const box = await page.locator(CANVAS).boundingBox();
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(cx, cy);
+    await page.mouse.wheel(0, 120);
+    assert.deepEqual(await layout(), fit, 'never farther than the whole circuit');
+    await page.mouse.wheel(0, -240);
+    await page.waitForFunction(
+      ([selector, cell]) => Number(document.querySelector(selector).dataset.cell) > cell,
+      [CANVAS, fit.cell],
+    );
+    const zoomed = await layout();
+    // A click is not a drag: the view stays; a drag moves it by what the pointer moved.
+    await page.mouse.down();
+    await page.mouse.up();
+    assert.deepEqual(await layout(), zoomed);
+    await page.mouse.down();
+    await page.mouse.move(cx + 60, cy + 20, { steps: 6 });
+    await page.mouse.up();
+    const panned = await layout();
+    assert.equal(panned.cell, zoomed.cell);
+    assert.deepEqual(panned.origin, [zoomed.origin[0] + 60, zoomed.origin[1] + 20]);
+    // The replay and the verdict are unchanged by the view.
+    assert.equal((await verdictOf(page)).valid, 'true');
+    await page.selectOption('[data-testid="lab-circuit"]', 'street');
+    await page.waitForSelector(`${CANVAS}[data-circuit="street"]`);
+    assert.deepEqual(await layout(), fit);
+  }));
+
+test('at 390 × 844 the lab fits the screen and its replay is in reach', () =>
+  inLab(
+    async (page) => {
+      await load(page, 'fangio.f1');
+      await load(page, 'crash.f1');
+      const { scroll, viewport } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+      }));
+      assert.equal(viewport, 390);
+      assert.ok(scroll <= 390, `the page is ${scroll} px wide`);
+      for (const selector of [CANVAS, '[data-testid="speed-plot"]', VERDICT, '.lab-table-wrap',
+        '[data-testid="replay-back"]', '[data-testid="replay-play"]', '[data-testid="replay-forward"]',
+        '[data-testid="replay-scrub"]', '[data-testid="f1-file"] >> xpath=..', '[data-testid="run-optimal"]']) {
+        const box = await page.locator(selector).first().boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${selector} at ${JSON.stringify(box)}`);
+      }
+      const before = await step(page);
+      await page.click('[data-testid="replay-back"]');
+      assert.equal(await step(page), before - 1);
+      mkdirSync(new URL('../test-results/', import.meta.url), { recursive: true });
+      await page.screenshot({
+        path: fileURLToPath(new URL('../test-results/pilots-390x844.png', import.meta.url)),
+        fullPage: true,
+      });
+    },
+    { width: 390, height: 844, scale: 2 },
+  ));

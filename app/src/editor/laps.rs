@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 use engine::racetrack::Circuit;
 
-use crate::workers::racetrack::SolvedLap;
+use engine::racetrack::pilot::Lap;
 
 /// Which cells are track, one bit per cell.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,7 +29,7 @@ impl TrackMask {
 /// The last few solved track shapes, most recently used first.
 #[derive(Clone, Debug)]
 pub struct LapCache {
-    entries: VecDeque<(TrackMask, SolvedLap)>,
+    entries: VecDeque<(TrackMask, Lap)>,
     capacity: usize,
 }
 
@@ -43,7 +43,7 @@ impl LapCache {
     }
 
     /// The lap solved for `mask`, if kept.
-    pub fn get(&mut self, mask: &TrackMask) -> Option<SolvedLap> {
+    pub fn get(&mut self, mask: &TrackMask) -> Option<Lap> {
         let i = self.entries.iter().position(|(m, _)| m == mask)?;
         let entry = self.entries.remove(i)?;
         let lap = entry.1.clone();
@@ -52,7 +52,7 @@ impl LapCache {
     }
 
     /// Keeps `lap` as the answer for `mask`, forgetting the least recently used beyond capacity.
-    pub fn put(&mut self, mask: TrackMask, lap: SolvedLap) {
+    pub fn put(&mut self, mask: TrackMask, lap: Lap) {
         self.entries.retain(|(m, _)| *m != mask);
         self.entries.push_front((mask, lap));
         self.entries.truncate(self.capacity);
@@ -64,11 +64,12 @@ mod tests {
     use super::*;
     use engine::racetrack::Pos;
 
-    fn lap(seconds: f64) -> SolvedLap {
-        SolvedLap {
-            positions: vec![Pos::new(40, 4), Pos::new(41, 4)],
-            seconds,
-        }
+    /// A lap of `moves` moves (its time is `moves − 1` and a half).
+    fn lap(moves: i32) -> Lap {
+        let mut positions: Vec<Pos> = (0..moves).map(|i| Pos::new(40 - i, 4)).collect();
+        let back = positions.last().unwrap().x;
+        positions.push(Pos::new(40 + (40 - back), 4));
+        Lap::try_from(positions).unwrap()
     }
 
     #[test]
@@ -95,14 +96,14 @@ mod tests {
             })
             .collect();
         let mut cache = LapCache::new(2);
-        cache.put(masks[0].clone(), lap(1.0));
-        cache.put(masks[1].clone(), lap(2.0));
-        assert_eq!(cache.get(&masks[0]).map(|l| l.seconds), Some(1.0));
-        cache.put(masks[2].clone(), lap(3.0)); // forgets masks[1], used least recently
+        cache.put(masks[0].clone(), lap(2));
+        cache.put(masks[1].clone(), lap(3));
+        assert_eq!(cache.get(&masks[0]).map(|l| l.moves()), Some(2));
+        cache.put(masks[2].clone(), lap(4)); // forgets masks[1], used least recently
         assert_eq!(cache.get(&masks[1]), None);
-        assert_eq!(cache.get(&masks[0]).map(|l| l.seconds), Some(1.0));
-        assert_eq!(cache.get(&masks[2]).map(|l| l.seconds), Some(3.0));
-        cache.put(masks[2].clone(), lap(4.0));
-        assert_eq!(cache.get(&masks[2]).map(|l| l.seconds), Some(4.0));
+        assert_eq!(cache.get(&masks[0]).map(|l| l.moves()), Some(2));
+        assert_eq!(cache.get(&masks[2]).map(|l| l.moves()), Some(4));
+        cache.put(masks[2].clone(), lap(5));
+        assert_eq!(cache.get(&masks[2]).map(|l| l.moves()), Some(5));
     }
 }

@@ -124,18 +124,9 @@ pub fn draw(surface: &Surface, bitmap: &HtmlCanvasElement, scene: &Scene) {
     ctx.stroke_rect(zx - px / 2.0, zy - px / 2.0, 40.0 * s + px, 5.0 * s + px);
     let _ = ctx.set_line_dash(&js_sys::Array::new());
 
-    // The finish line: a chequered band at the left edge of column 40, along its run.
+    // The finish line.
     if let Some(line) = scene.finish {
-        let band = (2.0 * px).min(s / 2.0).max(1.0);
-        let (fx, fy) = rect(FinishLine::X, line.top);
-        let rows = line.bottom - line.top + 1;
-        let squares = (f64::from(rows) * s / band).ceil() as i32;
-        for i in 0..squares {
-            ctx.set_fill_style_str(if i % 2 == 0 { "#ffffff" } else { "#111827" });
-            let y = fy + f64::from(i) * band;
-            let hgt = band.min(fy + f64::from(rows) * s - y);
-            ctx.fill_rect(fx - band, y, band, hgt);
-        }
+        crate::draw::circuit::finish_line(surface, line, v.shared(), px);
     }
 
     // Violations: every offending cell tinted red, the first of each ringed.

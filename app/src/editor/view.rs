@@ -34,7 +34,7 @@ pub struct Frame {
 
 impl Frame {
     /// The frame showing the circuit's grid, zoomable from one buffer pixel per cell.
-    fn stage(&self) -> Stage {
+    pub fn stage(&self) -> Stage {
         Stage {
             width: self.width,
             height: self.height,
@@ -73,7 +73,8 @@ impl From<zoom::View> for View {
 }
 
 impl View {
-    fn shared(self) -> zoom::View {
+    /// The same view in the shared [`crate::zoom`] terms.
+    pub fn shared(self) -> zoom::View {
         zoom::View {
             scale: self.scale,
             left: self.left,

@@ -9,7 +9,7 @@ use engine::racetrack::physics::{self, Pos};
 
 use super::lap::JudgedLap;
 use crate::canvas::Surface;
-use crate::geometry::Grid;
+use crate::zoom::View;
 
 /// Lap colours, chosen to stand out on the grey track and the bright decor alike.
 pub const LAP_COLOURS: [&str; 6] = [
@@ -34,11 +34,13 @@ pub struct Scene<'a> {
     pub focus: Option<usize>,
 }
 
-/// Paints the scene and returns where the cells landed.
-pub fn paint(surface: &Surface, scene: &Scene<'_>) -> Grid {
-    let grid = crate::draw::circuit::paint(surface, scene.circuit);
-    let cell = f64::from(grid.cell());
-    finish_line(surface, &grid, scene.circuit);
+/// Paints the scene with the cells where `grid` puts them; `px` is the device pixel ratio.
+pub fn paint(surface: &Surface, scene: &Scene<'_>, grid: View, px: f64) {
+    crate::draw::circuit::paint(surface, scene.circuit, grid);
+    let cell = f64::from(grid.scale);
+    if let Some(line) = physics::finish_line(scene.circuit) {
+        crate::draw::circuit::finish_line(surface, line, grid, px.max(1.0).round());
+    }
     for &(colour, lap) in &scene.laps {
         trail(surface, &grid, lap, scene.step, lap_colour(colour));
     }
@@ -58,43 +60,13 @@ pub fn paint(surface: &Surface, scene: &Scene<'_>) -> Grid {
     if let Some(&(_, lap)) = scene.focus.and_then(|i| scene.laps.get(i)) {
         fault(surface, &grid, lap);
     }
-    grid
 }
 
-fn centre(grid: &Grid, p: Pos) -> (f64, f64) {
-    let half = f64::from(grid.cell()) / 2.0;
-    (
-        f64::from(grid.x(0)) + f64::from(p.x) * f64::from(grid.cell()) + half,
-        f64::from(grid.y(0)) + f64::from(p.y) * f64::from(grid.cell()) + half,
-    )
+fn centre(grid: &View, p: Pos) -> (f64, f64) {
+    grid.centre_of(p.x, p.y)
 }
 
-/// A chequered strip on the finish line's cells.
-fn finish_line(surface: &Surface, grid: &Grid, circuit: &Circuit) {
-    let Some(line) = physics::finish_line(circuit) else {
-        return;
-    };
-    let cell = f64::from(grid.cell());
-    let half = (cell / 2.0).max(1.0);
-    let ctx = &surface.ctx;
-    let x0 = f64::from(grid.x(physics::FINISH_X));
-    let top = f64::from(grid.y(line.top));
-    let bottom = f64::from(grid.y(line.bottom + 1));
-    ctx.set_fill_style_str("#f8fafc");
-    ctx.fill_rect(x0, top, cell, bottom - top);
-    ctx.set_fill_style_str("#0f172a");
-    let mut y = top;
-    let mut row = 0;
-    while y < bottom {
-        let h = half.min(bottom - y);
-        let dx = if row % 2 == 0 { 0.0 } else { half };
-        ctx.fill_rect(x0 + dx, y, (cell - dx).min(half), h);
-        y += half;
-        row += 1;
-    }
-}
-
-fn polyline(surface: &Surface, grid: &Grid, points: &[Pos]) {
+fn polyline(surface: &Surface, grid: &View, points: &[Pos]) {
     let ctx = &surface.ctx;
     ctx.begin_path();
     for (i, &p) in points.iter().enumerate() {
@@ -109,11 +81,11 @@ fn polyline(surface: &Surface, grid: &Grid, points: &[Pos]) {
 }
 
 /// The whole lap faintly, the part driven so far in full colour with a dot per position.
-fn trail(surface: &Surface, grid: &Grid, lap: &JudgedLap, step: usize, colour: &str) {
+fn trail(surface: &Surface, grid: &View, lap: &JudgedLap, step: usize, colour: &str) {
     if lap.positions.is_empty() {
         return;
     }
-    let cell = f64::from(grid.cell());
+    let cell = f64::from(grid.scale);
     let ctx = &surface.ctx;
     ctx.set_line_join("round");
     ctx.set_line_cap("round");
@@ -136,15 +108,15 @@ fn trail(surface: &Surface, grid: &Grid, lap: &JudgedLap, step: usize, colour: &
 
 /// The fault in red: the offending move as a dashed segment, the cell it hit (collision), the
 /// 3 × 3 box it should have stayed in (acceleration), or the start.
-fn fault(surface: &Surface, grid: &Grid, lap: &JudgedLap) {
+fn fault(surface: &Surface, grid: &View, lap: &JudgedLap) {
     let Some(fault) = lap.verdict.fault() else {
         return;
     };
-    let cell = f64::from(grid.cell());
+    let cell = f64::from(grid.scale);
     let ctx = &surface.ctx;
     let outline = |p: Pos, q: Pos| {
-        let x = f64::from(grid.x(0)) + f64::from(p.x) * cell;
-        let y = f64::from(grid.y(0)) + f64::from(p.y) * cell;
+        let x = f64::from(grid.left) + f64::from(p.x) * cell;
+        let y = f64::from(grid.top) + f64::from(p.y) * cell;
         let w = f64::from(q.x - p.x + 1) * cell;
         let h = f64::from(q.y - p.y + 1) * cell;
         (x, y, w, h)

@@ -63,7 +63,7 @@ impl JudgedLap {
         JudgedLap {
             verdict: judge::judge_positions(circuit, &positions),
             pilot: pilot.to_string(),
-            file: format!("{pilot}.f1"),
+            file: f1::result_file_name(pilot),
             positions,
             written_for: None,
         }
@@ -248,7 +248,7 @@ mod tests {
         let positions = Pilot::Demo.fly(&c).unwrap().positions().to_vec();
         let lap = JudgedLap::from_positions(&c, "demo", positions.clone());
         assert!(lap.verdict.is_valid());
-        assert_eq!(lap.file, "demo.f1");
+        assert_eq!(lap.file, "demo.F1");
         assert!(!lap.written_for_another("anything"));
         assert_eq!(lap.position_at(0), Some(positions[0]));
         assert_eq!(lap.position_at(usize::MAX), positions.last().copied());

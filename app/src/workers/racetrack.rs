@@ -8,7 +8,7 @@
 //! waits for. Together this keeps the par time of the editor fresh while the user paints.
 
 use engine::racetrack::pilot::{Lap, Pilot};
-use engine::racetrack::{Circuit, Pos, Verdict, judge};
+use engine::racetrack::{Circuit, Verdict, judge};
 use serde::{Deserialize, Serialize};
 
 /// The page's name for a request, echoed in its answer. Ids only grow.
@@ -68,7 +68,7 @@ pub enum Response {
     /// and how long the worker took, in milliseconds (0 where no clock is available).
     Solved {
         id: RequestId,
-        outcome: Result<SolvedLap, String>,
+        outcome: Result<Lap, String>,
         millis: f64,
     },
     /// One verdict per file, in the order given.
@@ -92,48 +92,12 @@ impl Response {
     }
 }
 
-/// A finished lap as the page shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SolvedLap {
-    /// `p0 = (40,4) … pn`.
-    pub positions: Vec<Pos>,
-    /// The official time in seconds, `(n − 1) + f`.
-    pub seconds: f64,
-}
-
-impl SolvedLap {
-    fn of(lap: &Lap) -> SolvedLap {
-        SolvedLap {
-            positions: lap.positions().to_vec(),
-            seconds: lap.time().seconds(),
-        }
-    }
-
-    /// Number of moves.
-    pub fn moves(&self) -> usize {
-        self.positions.len().saturating_sub(1)
-    }
-
-    /// The time as TESTF1 shows it, to the hundredth.
-    pub fn time_shown(&self) -> String {
-        format!("{:.2}", self.seconds)
-    }
-}
-
 /// The judge's verdict on one file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JudgedFile {
     pub name: String,
     /// `Ok` with the lap's figures, `Err` with the first fault in the spec's words.
-    pub verdict: Result<JudgedLap, String>,
-}
-
-/// The figures of a valid lap (spec §5).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JudgedLap {
-    pub moves: usize,
-    pub time: f64,
-    pub speed_kmh: f64,
+    pub verdict: Result<judge::Lap, String>,
 }
 
 /// Runs one request to completion, reading the time with `clock` (milliseconds). `Cancel` has
@@ -144,8 +108,7 @@ pub fn handle(request: Request, clock: impl Fn() -> f64) -> Response {
             let start = clock();
             let outcome = Circuit::parse(circuit.as_bytes())
                 .map_err(|e| format!("the circuit cannot be read: {e}"))
-                .and_then(|c| pilot.fly(&c).map_err(|e| e.to_string()))
-                .map(|lap| SolvedLap::of(&lap));
+                .and_then(|c| pilot.fly(&c).map_err(|e| e.to_string()));
             let millis = clock() - start;
             Response::Solved {
                 id,
@@ -161,11 +124,7 @@ pub fn handle(request: Request, clock: impl Fn() -> f64) -> Response {
                     .into_iter()
                     .map(|file| JudgedFile {
                         verdict: match judge::judge_bytes(&c, &file.bytes) {
-                            Verdict::Valid(lap) => Ok(JudgedLap {
-                                moves: lap.moves,
-                                time: lap.time,
-                                speed_kmh: lap.speed_kmh,
-                            }),
+                            Verdict::Valid(lap) => Ok(lap),
                             Verdict::Invalid(fault) => Err(fault.to_string()),
                         },
                         name: file.name,
@@ -331,8 +290,9 @@ mod tests {
         };
         assert_eq!(id, 7);
         let lap = outcome.unwrap();
-        assert_eq!(lap.positions[0], Pos::new(40, 4));
-        assert!(lap.seconds > 0.0 && lap.seconds <= lap.moves() as f64);
+        assert_eq!(lap.positions()[0], engine::racetrack::Pos::new(40, 4));
+        let seconds = lap.time().seconds();
+        assert!(seconds > 0.0 && seconds <= lap.moves() as f64);
         let Response::Solved { outcome, .. } = handle(
             Request::Solve {
                 id: 8,

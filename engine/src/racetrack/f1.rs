@@ -16,6 +16,13 @@ pub struct ResultFile {
     pub positions: Vec<Pos>,
 }
 
+/// The name of the result file a pilot called `pilot` writes: the pilot's name with the
+/// extension `.F1` (spec §7: "a result file named after itself with extension `.F1`"). The CLI's
+/// default output, the lab's built-in laps and the pilots page's downloads all use it.
+pub fn result_file_name(pilot: &str) -> String {
+    format!("{pilot}.F1")
+}
+
 /// Why a result file could not be read. Line numbers are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum F1Error {
@@ -167,6 +174,12 @@ impl ResultFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn result_files_are_named_after_the_pilot() {
+        assert_eq!(result_file_name("optimal"), "optimal.F1");
+        assert_eq!(result_file_name("vmax3"), "vmax3.F1");
+    }
 
     #[test]
     fn reads_names_positions_and_tolerates_spaces_and_trailing_blanks() {

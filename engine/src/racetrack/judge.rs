@@ -8,6 +8,7 @@ use super::f1::{F1Error, ResultFile};
 use super::physics::{self, FinishLine, Pos, START};
 
 /// A valid lap and its stopwatch figures.
+#[derive(serde::Serialize, serde::Deserialize)] // the app's worker sends it
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lap {
     /// Number of moves `n` (positions − 1); the last one is the finishing move.

@@ -165,8 +165,11 @@ impl fmt::Display for LapTime {
 }
 
 /// A finished lap: the positions `p0 = (40,4), p1, …, pn`, the last move being the one that
-/// finishes (spec §5). Only built by the pilots, whose searches guarantee that shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// finishes (spec §5). Built by the pilots, whose searches guarantee that shape, or read back
+/// (serde, [`TryFrom`]) from positions whose last move is such a crossing. It travels as its
+/// positions (between the app and its worker), its time derived again on arrival.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "Vec<Pos>", try_from = "Vec<Pos>")]
 pub struct Lap {
     positions: Vec<Pos>,
     time: LapTime,
@@ -200,6 +203,11 @@ impl Lap {
         self.time
     }
 
+    /// The official time in seconds to the hundredth, as TESTF1 shows it: `"52.38"`.
+    pub fn time_shown(&self) -> String {
+        format!("{:.2}", self.time.seconds())
+    }
+
     /// The result file (spec §4): pilot name, circuit file name, then one `x,y` per line,
     /// CRLF line endings like the original DOS tools.
     pub fn to_f1(&self, pilot: &str, circuit_file: &str) -> String {
@@ -212,6 +220,22 @@ impl Lap {
             out.push_str(&format!("{},{}\r\n", p.x, p.y));
         }
         out
+    }
+}
+
+impl From<Lap> for Vec<Pos> {
+    fn from(lap: Lap) -> Vec<Pos> {
+        lap.positions
+    }
+}
+
+impl TryFrom<Vec<Pos>> for Lap {
+    type Error = &'static str;
+
+    /// The lap of `positions`, if it has a move and its last move crosses the finish line
+    /// left to right.
+    fn try_from(positions: Vec<Pos>) -> Result<Lap, Self::Error> {
+        Lap::new(positions).ok_or("the last move does not cross the finish line")
     }
 }
 
@@ -307,6 +331,21 @@ mod tests {
             "demo\r\nring.cir\r\n40,4\r\n39,4\r\n40,4\r\n"
         );
         assert!(Lap::new(vec![Pos::new(40, 4)]).is_none());
+    }
+
+    #[test]
+    fn laps_travel_as_their_positions_and_are_checked_on_arrival() {
+        let lap = Lap::new(vec![Pos::new(40, 4), Pos::new(38, 4), Pos::new(41, 4)]).unwrap();
+        assert_eq!(lap.time_shown(), "1.67");
+        let json = serde_json::to_string(&lap).unwrap();
+        assert_eq!(json, serde_json::to_string(lap.positions()).unwrap());
+        assert_eq!(serde_json::from_str::<Lap>(&json).unwrap(), lap);
+        let stuck = serde_json::to_string(&[Pos::new(40, 4), Pos::new(41, 4)]).unwrap();
+        assert!(serde_json::from_str::<Lap>(&stuck).is_err());
+        assert_eq!(
+            Lap::try_from(Vec::new()),
+            Err("the last move does not cross the finish line")
+        );
     }
 
     #[test]
