@@ -68,6 +68,7 @@ mod sim;
 mod split;
 mod uart;
 mod vcd;
+pub mod wasm;
 
 pub use board::{BoardConfig, BoardEmulator, BoardError};
 pub use error::{LOOP_NAMES_SHOWN, LoadError, PinError};

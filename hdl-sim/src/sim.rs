@@ -440,6 +440,39 @@ impl Simulator {
         }
     }
 
+    // -- hooks for the compiled back end (crate::wasm) -----------------------------------
+
+    /// The program and the state, for generating and loading the compiled module.
+    #[cfg_attr(
+        not(all(feature = "compiled", not(target_arch = "wasm32"))),
+        expect(dead_code, reason = "only the native compiled host reads the state")
+    )]
+    pub(crate) fn compiled_parts(&self) -> (&Program, &[u64], &[Vec<u64>]) {
+        (&self.p, &self.arena, &self.mems)
+    }
+
+    /// The state, for the compiled module to write back.
+    #[cfg_attr(
+        not(all(feature = "compiled", not(target_arch = "wasm32"))),
+        expect(dead_code, reason = "only the native compiled host writes the state")
+    )]
+    pub(crate) fn compiled_state_mut(&mut self) -> (&mut [u64], &mut [Vec<u64>]) {
+        (&mut self.arena, &mut self.mems)
+    }
+
+    /// After the compiled module ran `n` cycles on the state: the logic is settled, but which
+    /// element's inputs changed is unknown, so every element is evaluated at its next edge.
+    #[cfg_attr(
+        not(all(feature = "compiled", not(target_arch = "wasm32"))),
+        expect(dead_code, reason = "only the native compiled host runs cycles")
+    )]
+    pub(crate) fn compiled_ran(&mut self, n: u64) {
+        self.cycle += n;
+        for r in 0..self.is_pending.len() {
+            self.mark_reg(r as u32);
+        }
+    }
+
     // -- internals --------------------------------------------------------------------------
 
     #[inline]

@@ -1,0 +1,22 @@
+//! The compiled back end: the levelized [`Program`](crate::compile::Program) turned into a
+//! WebAssembly module that runs clock cycles as straight-line code.
+//!
+//! [`codegen`] emits the module (pure Rust, so the same bytes can be built natively and in the
+//! browser); a host instantiates it. Natively that host is wasmtime ([`Compiled`], behind the
+//! `compiled` feature); the browser host (js-sys' `WebAssembly`) is a later stage.
+//!
+//! The module's linear memory holds the simulator's state exactly as the interpreter lays it
+//! out: the arena from byte 0 (word `k` at byte `8k`), then every memory's rows, then one
+//! staging word per clocked element. A host copies the state in, calls `run(n)`, and copies it
+//! back, so the interpreter stays the owner of the pin API and the reference.
+//!
+//! Every cycle evaluates every instruction in order (no change tracking): after a clock edge
+//! the settled values are the same whichever instructions the interpreter skipped.
+
+pub(crate) mod codegen;
+#[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+mod native;
+
+pub use codegen::Unsupported;
+#[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+pub use native::{Compiled, CompiledError};
