@@ -443,10 +443,6 @@ impl Simulator {
     // -- hooks for the compiled back end (crate::wasm) -----------------------------------
 
     /// The program and the state, for generating and loading the compiled module.
-    #[cfg_attr(
-        not(all(feature = "compiled", not(target_arch = "wasm32"))),
-        expect(dead_code, reason = "only the native compiled host reads the state")
-    )]
     pub(crate) fn compiled_parts(&self) -> (&Program, &[u64], &[Vec<u64>]) {
         (&self.p, &self.arena, &self.mems)
     }

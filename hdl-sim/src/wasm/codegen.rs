@@ -39,18 +39,14 @@ pub enum Unsupported {
     TooBig(u64),
 }
 
-/// Where the state lives in the module's memory.
+/// A generated module and where it keeps the memories.
 #[derive(Clone, Debug)]
-pub(crate) struct Layout {
-    /// Per memory: the byte offset of its row 0 (one word per row).
-    pub mem_base: Vec<u32>,
-}
-
-/// A generated module.
-#[derive(Clone, Debug)]
-pub(crate) struct Generated {
+pub struct WasmModule {
+    /// The module: exports `mem` (the state) and `run(n: i64)` (runs `n` cycles).
     pub bytes: Vec<u8>,
-    pub layout: Layout,
+    /// Per memory of the design (in the simulator's order): the byte offset of its row 0 in
+    /// `mem`, one little-endian word per row. The arena starts at byte 0.
+    pub memory_bases: Vec<u32>,
 }
 
 const I64: u32 = 3; // log2 of the alignment of an i64 access
@@ -65,7 +61,7 @@ fn at(offset: u64) -> MemArg {
 
 /// Generates the module for `p` (whose `arena_init` may already have moved out: only its
 /// length, `arena_words`, is needed).
-pub(crate) fn generate(p: &Program, arena_words: usize) -> Result<Generated, Unsupported> {
+pub(crate) fn generate(p: &Program, arena_words: usize) -> Result<WasmModule, Unsupported> {
     check(p)?;
     let mut base = arena_words as u64 * 8;
     let mut mem_base = Vec::with_capacity(p.memories.len());
@@ -79,10 +75,9 @@ pub(crate) fn generate(p: &Program, arena_words: usize) -> Result<Generated, Uns
     if total > u64::from(u32::MAX) {
         return Err(Unsupported::TooBig(total));
     }
-    let layout = Layout { mem_base };
     let g = Gen {
         p,
-        layout: &layout,
+        mem_base: &mem_base,
         stage_base,
         f: Function::new([(5, ValType::I64)]),
     };
@@ -111,9 +106,9 @@ pub(crate) fn generate(p: &Program, arena_words: usize) -> Result<Generated, Uns
     let mut code = CodeSection::new();
     code.function(&run);
     module.section(&code);
-    Ok(Generated {
+    Ok(WasmModule {
         bytes: module.finish(),
-        layout,
+        memory_bases: mem_base,
     })
 }
 
@@ -202,7 +197,7 @@ fn kind_name(kind: Kind) -> String {
 
 struct Gen<'p> {
     p: &'p Program,
-    layout: &'p Layout,
+    mem_base: &'p [u32],
     stage_base: u64,
     f: Function,
 }
@@ -533,7 +528,7 @@ impl Gen<'_> {
     /// Pops an address, pushes the memory word it selects (0 out of range); uses `ROW`.
     fn mem_load(&mut self, m: usize, offset: i64, size: u32) {
         self.row(offset, size);
-        let base = u64::from(self.layout.mem_base[m]);
+        let base = u64::from(self.mem_base[m]);
         self.if_else(
             |g| {
                 g.i(Instruction::LocalGet(ROW))
@@ -1001,7 +996,7 @@ impl Gen<'_> {
         let wp = &p.writes[k];
         let m = wp.mem as usize;
         let mem = &p.memories[m];
-        let base = u64::from(self.layout.mem_base[m]);
+        let base = u64::from(self.mem_base[m]);
         // if en != 0 && row in range
         self.word(wp.en.off)
             .i(Instruction::I64Eqz)

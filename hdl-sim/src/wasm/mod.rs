@@ -17,6 +17,15 @@ pub(crate) mod codegen;
 #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
 mod native;
 
-pub use codegen::Unsupported;
+pub use codegen::{Unsupported, WasmModule};
+
+use crate::Simulator;
+
+/// The compiled module of `sim`'s design, for any WebAssembly host, or why the generator does
+/// not cover it yet.
+pub fn module(sim: &Simulator) -> Result<WasmModule, Unsupported> {
+    let (program, arena, _) = sim.compiled_parts();
+    codegen::generate(program, arena.len())
+}
 #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
 pub use native::{Compiled, CompiledError};

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
-use super::codegen::{Layout, Unsupported, generate};
+use super::{Unsupported, module};
 use crate::Simulator;
 
 /// Why a design could not be compiled or run natively.
@@ -37,13 +37,13 @@ pub struct Compiled {
     store: Store<()>,
     run: TypedFunc<i64, ()>,
     memory: Memory,
-    layout: Layout,
+    memory_bases: Vec<u32>,
 }
 
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compiled")
-            .field("layout", &self.layout)
+            .field("memory_bases", &self.memory_bases)
             .finish_non_exhaustive()
     }
 }
@@ -51,8 +51,7 @@ impl std::fmt::Debug for Compiled {
 impl Compiled {
     /// Compiles `sim`'s design, or says why the generator does not cover it.
     pub fn new(sim: &Simulator) -> Result<Compiled, CompiledError> {
-        let (program, arena, _) = sim.compiled_parts();
-        let generated = generate(program, arena.len())?;
+        let generated = module(sim)?;
         let module = Module::new(engine(), &generated.bytes).map_err(runtime)?;
         let mut store = Store::new(engine(), ());
         let instance = Instance::new(&mut store, &module, &[]).map_err(runtime)?;
@@ -66,7 +65,7 @@ impl Compiled {
             store,
             run,
             memory,
-            layout: generated.layout,
+            memory_bases: generated.memory_bases,
         })
     }
 
@@ -81,7 +80,7 @@ impl Compiled {
             let data = self.memory.data_mut(&mut self.store);
             put(data, 0, arena);
             for (m, rows) in mems.iter().enumerate() {
-                put(data, self.layout.mem_base[m] as usize, rows);
+                put(data, self.memory_bases[m] as usize, rows);
             }
         }
         let result = self.run.call(&mut self.store, n as i64).map_err(runtime);
@@ -89,7 +88,7 @@ impl Compiled {
         let (arena, mems) = sim.compiled_state_mut();
         take(data, 0, arena);
         for (m, rows) in mems.iter_mut().enumerate() {
-            take(data, self.layout.mem_base[m] as usize, rows);
+            take(data, self.memory_bases[m] as usize, rows);
         }
         sim.compiled_ran(n);
         result
