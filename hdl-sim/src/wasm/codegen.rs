@@ -6,15 +6,7 @@
 //! edge sample the settled values and are then written, and every instruction is evaluated in
 //! order.
 //!
-//! Covered today (anything else is [`Unsupported`], and callers keep the interpreter):
-//! every instruction whose operands and result fit in one 64-bit word, of the kinds `$not
-//! $pos $neg`, the reductions, `$logic_not`, `$and $or $xor $xnor $add $sub $mul`, the
-//! comparisons, `$logic_and $logic_or`, `$div $mod $divfloor $modfloor`, the shifts (`$shl $sshl $shr $sshr $shift $shiftx`),
-//! signed or unsigned, `$mux $pmux $bwmux $bmux $demux`, bit gathers (slices, concatenations),
-//! asynchronous memory reads and asynchronous register controls; registers of every flavour of
-//! at most 64 bits; memories of at most 64-bit words with synchronous read ports (enable,
-//! reset, transparency) and write ports, addressed by at most 64 bits. Not yet: values wider
-//! than 64 bits, `$pow`.
+//! What is covered is listed in [`crate::wasm`]; [`check`] refuses the rest.
 
 use wasm_encoder::{
     BlockType, CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction,

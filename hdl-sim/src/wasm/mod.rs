@@ -1,7 +1,7 @@
-//! The compiled back end: the levelized [`Program`](crate::compile::Program) turned into a
-//! WebAssembly module that runs clock cycles as straight-line code.
+//! The compiled back end: the simulator's levelized program turned into a WebAssembly module
+//! that runs clock cycles as straight-line code.
 //!
-//! [`codegen`] emits the module (pure Rust, so the same bytes can be built natively and in the
+//! [`module`] emits it (pure Rust, so the same bytes can be built natively and in the
 //! browser); a host instantiates it. Natively that host is wasmtime ([`Compiled`], behind the
 //! `compiled` feature); the browser host (js-sys' `WebAssembly`) is a later stage.
 //!
@@ -12,6 +12,17 @@
 //!
 //! Every cycle evaluates every instruction in order (no change tracking): after a clock edge
 //! the settled values are the same whichever instructions the interpreter skipped.
+//!
+//! Covered today (anything else is [`Unsupported`], and callers keep the interpreter): every
+//! instruction whose operands and result fit in one 64-bit word: `$not $pos $neg`, the
+//! reductions, `$logic_not`, `$and $or $xor $xnor $add $sub $mul $div $mod $divfloor
+//! $modfloor`, the comparisons, `$logic_and $logic_or`, the shifts (`$shl $sshl $shr $sshr
+//! $shift $shiftx`), signed or unsigned, `$mux $pmux $bwmux $bmux $demux`, asynchronous memory
+//! reads and asynchronous register controls; bit gathers (slices, concatenations) of any
+//! width; `$pmux`/`$bmux` choosing at most 64 bits among wider inputs; registers of every
+//! flavour of at most 64 bits; memories of at most 64-bit words with synchronous read ports
+//! (enable, reset, transparency) and write ports. Not yet: other values wider than 64 bits
+//! and `$pow`.
 
 pub(crate) mod codegen;
 #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
