@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use hdl_sim::wasm::Compiled;
 use hdl_sim::{BoardConfig, BoardEmulator, Simulator};
 
 #[path = "../examples/wasm_bench/fingerprint.rs"]
@@ -29,6 +30,8 @@ enum Build {
     Native,
     /// Compiled to wasm32-unknown-unknown, run by Node.
     Wasm,
+    /// The compiled back end (`hdl_sim::wasm`), run natively by wasmtime.
+    Compiled,
 }
 
 impl Build {
@@ -36,6 +39,7 @@ impl Build {
         match self {
             Build::Native => "native",
             Build::Wasm => "wasm",
+            Build::Compiled => "compiled",
         }
     }
 }
@@ -111,6 +115,45 @@ fn bench_cpu(cycles: u64) -> (f64, Option<f64>, u64) {
         spent(c, thread_cpu_seconds()),
         sim.get_by_name("dout").unwrap() * 256 + sim.get_by_name("pc_out").unwrap(),
     )
+}
+
+/// [`bench_cpu`] on the compiled back end (compiling is not timed).
+fn bench_cpu_compiled(cycles: u64) -> (f64, Option<f64>, u64) {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("tests/designs/cpu.json")).unwrap();
+    let mut sim = Simulator::from_json(&text, Some("clk")).unwrap();
+    sim.set_by_name("din", 0x1234).unwrap();
+    let mut compiled = Compiled::new(&sim).expect("cpu compiles");
+    let (t, c) = (Instant::now(), thread_cpu_seconds());
+    compiled.run(&mut sim, cycles).unwrap();
+    let s = t.elapsed().as_secs_f64();
+    (
+        s,
+        spent(c, thread_cpu_seconds()),
+        sim.get_by_name("dout").unwrap() * 256 + sim.get_by_name("pc_out").unwrap(),
+    )
+}
+
+/// The idle reference player as a bare simulator (RX high, keys up, switches 0), on the
+/// interpreter (`compiled` false) or the compiled back end: wall seconds, CPU seconds, and
+/// every output's value after the run.
+fn bench_player_sim(text: &str, cycles: u64, compiled: bool) -> (f64, Option<f64>, Vec<u64>) {
+    let mut sim = Simulator::from_json(text, Some("CLOCK_50")).unwrap();
+    sim.set_by_name("UART_RXD", 1).unwrap();
+    sim.set_by_name("KEY", 0xf).unwrap();
+    let mut back_end = compiled.then(|| Compiled::new(&sim).expect("the player compiles"));
+    let (t, c) = (Instant::now(), thread_cpu_seconds());
+    match &mut back_end {
+        Some(b) => b.run(&mut sim, cycles).unwrap(),
+        None => sim.run(cycles),
+    }
+    let (s, cpu) = (t.elapsed().as_secs_f64(), spent(c, thread_cpu_seconds()));
+    let outputs = sim
+        .ports()
+        .iter()
+        .filter(|p| p.direction == hdl_sim::Direction::Output)
+        .map(|p| sim.get_by_name(&p.name).unwrap())
+        .collect();
+    (s, cpu, outputs)
 }
 
 /// Wall seconds, CPU seconds and the board's fingerprint after the run.
@@ -324,7 +367,19 @@ fn main() {
         );
         row.set_verilator(vs, vcpu);
     }
+    let (cs, ccpu, compiled_sum) = bench_cpu_compiled(n);
+    assert_eq!(
+        compiled_sum, ours_sum,
+        "the compiled back end and the interpreter disagree on cpu after {n} cycles"
+    );
+    let compiled_row = Row {
+        build: Build::Compiled,
+        ours: cycles_per_second(n, cs),
+        ours_cpu: ccpu.map(|c| cycles_per_second(n, c)),
+        ..row
+    };
     rows.push(row);
+    rows.push(compiled_row);
 
     // The reference player.
     let player = Path::new(ROOT).join("../hdl/netlist/de2_115_top.json");
@@ -382,8 +437,31 @@ fn main() {
                         ..row
                     }
                 });
+                let idle = row.design == "player idle";
+                let (verilator, verilator_cpu) = (row.verilator, row.verilator_cpu);
                 rows.push(row);
                 rows.extend(wasm_row);
+                if idle {
+                    // The same idle board as a bare simulator, both back ends (the compiled
+                    // one cannot drive the UART between cycles yet), beside the board's
+                    // Verilator figure.
+                    let n = 20_000_000;
+                    let (is, icpu, iout) = bench_player_sim(&text, n, false);
+                    let (cs, ccpu, cout) = bench_player_sim(&text, n, true);
+                    assert_eq!(iout, cout, "the back ends disagree on the idle player");
+                    for (build, s, cpu) in [(Build::Native, is, icpu), (Build::Compiled, cs, ccpu)]
+                    {
+                        rows.push(Row {
+                            design: "player idle (bare sim)",
+                            build,
+                            cycles: n,
+                            ours: cycles_per_second(n, s),
+                            verilator,
+                            ours_cpu: cpu.map(|c| cycles_per_second(n, c)),
+                            verilator_cpu,
+                        });
+                    }
+                }
             }
         }
     }
@@ -408,7 +486,7 @@ fn main() {
         );
     }
     println!(
-        "{:<24} {:<6} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
+        "{:<24} {:<8} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
         "design",
         "build",
         "cycles",
@@ -421,7 +499,7 @@ fn main() {
     );
     for r in &rows {
         println!(
-            "{:<24} {:<6} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
+            "{:<24} {:<8} {:>9} | {:>8} {:>9} {:>6} | {:>8} {:>9} {:>6}",
             r.design,
             r.build.name(),
             r.cycles,
@@ -448,6 +526,7 @@ fn verdict(rows: &[Row], build: Build, target_mcps: f64) -> String {
     let label = match build {
         Build::Native => "native",
         Build::Wasm => "WASM",
+        Build::Compiled => "compiled",
     };
     let target = format!("{label} target (>= {target_mcps} Mcyc/s on the reference player)");
     let met = |v: f64| {
