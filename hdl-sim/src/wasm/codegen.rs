@@ -331,7 +331,13 @@ impl Gen<'_> {
                     if edge {
                         self.edge(level);
                     }
-                    self.settle();
+                    // Without an edge, only readers of the clock can change: when there are
+                    // none (a design clocked on one edge), the logic is still settled.
+                    let sig = op.sig as usize;
+                    let clock_read = p.inst_fanout_start[sig] != p.inst_fanout_start[sig + 1];
+                    if edge || clock_read {
+                        self.settle();
+                    }
                     self.i(Instruction::End);
                 }
                 None if edge => {
