@@ -140,6 +140,20 @@ fn the_reference_player_matches_the_interpreter() {
     compare("de2_115_top", sim, 7, 20_000).expect("the reference player compiles");
 }
 
+#[test]
+fn a_simulator_of_another_design_is_refused() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/designs");
+    let load = |n: &str| {
+        let text = std::fs::read_to_string(dir.join(n)).expect("netlist");
+        Simulator::from_json(&text, None).expect("loads")
+    };
+    let (cpu, mut other) = (load("cpu.json"), load("loop.json"));
+    let mut compiled = Compiled::new(&cpu).expect("cpu compiles");
+    let err = compiled.run(&mut other, 10).expect_err("another design");
+    assert!(matches!(err, CompiledError::OtherDesign(_)), "{err}");
+    assert_eq!(other.cycle(), 0, "nothing ran");
+}
+
 mod random {
     //! Random graphs of the word-level cells the generator covers, with registers feeding
     //! back into the logic, compiled vs interpreted for thousands of cycles.

@@ -16,6 +16,9 @@ pub enum CompiledError {
     /// wasmtime refused or trapped on the generated module (a defect of the generator).
     #[error("the compiled design failed in wasmtime: {0}")]
     Runtime(String),
+    /// [`Compiled::run`] was given a simulator of another design.
+    #[error("this compiled design does not match the simulator's ({0})")]
+    OtherDesign(String),
 }
 
 fn runtime(e: impl std::fmt::Display) -> CompiledError {
@@ -38,6 +41,8 @@ pub struct Compiled {
     run: TypedFunc<i64, ()>,
     memory: Memory,
     memory_bases: Vec<u32>,
+    /// The shape of the state it was compiled for: arena words, then words per memory.
+    shape: Vec<usize>,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -52,6 +57,7 @@ impl Compiled {
     /// Compiles `sim`'s design, or says why the generator does not cover it.
     pub fn new(sim: &Simulator) -> Result<Compiled, CompiledError> {
         let generated = module(sim)?;
+        let shape = state_shape(sim);
         let module = Module::new(engine(), &generated.bytes).map_err(runtime)?;
         let mut store = Store::new(engine(), ());
         let instance = Instance::new(&mut store, &module, &[]).map_err(runtime)?;
@@ -66,6 +72,7 @@ impl Compiled {
             run,
             memory,
             memory_bases: generated.memory_bases,
+            shape,
         })
     }
 
@@ -74,6 +81,9 @@ impl Compiled {
     pub fn run(&mut self, sim: &mut Simulator, n: u64) -> Result<(), CompiledError> {
         if n == 0 {
             return Ok(());
+        }
+        if state_shape(sim) != self.shape {
+            return Err(CompiledError::OtherDesign(format!("top {}", sim.top())));
         }
         {
             let (_, arena, mems) = sim.compiled_parts();
@@ -93,6 +103,13 @@ impl Compiled {
         sim.compiled_ran(n);
         result
     }
+}
+
+fn state_shape(sim: &Simulator) -> Vec<usize> {
+    let (_, arena, mems) = sim.compiled_parts();
+    std::iter::once(arena.len())
+        .chain(mems.iter().map(Vec::len))
+        .collect()
 }
 
 fn put(data: &mut [u8], at: usize, words: &[u64]) {
