@@ -11,8 +11,8 @@ use crate::process::run;
 use crate::setup::{Setup, WASI_TARGET};
 use crate::workspace::Workspace;
 
-/// The Rust example pilots (binaries of the `pilots/` workspace).
-const RUST_PILOTS: [&str; 2] = ["demo", "greedy"];
+/// The Rust example pilots and bots (binaries of the `pilots/` workspace).
+const RUST_PILOTS: [&str; 3] = ["demo", "greedy", "random-bot"];
 
 /// Builds every example pilot; returns the directory holding the `.wasm` files.
 pub fn build(ws: &Workspace, setup: &Setup) -> Result<PathBuf> {

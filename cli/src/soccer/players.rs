@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use anyhow::Context;
 
-use crate::transport::{self, Connection, exec, serial, sim};
+use crate::transport::{self, Connection, exec, serial, sim, wasm};
 
 use super::play;
 
@@ -25,6 +25,9 @@ pub enum PlayerSpec {
     Engine { level: u8 },
     /// `exec:COMMAND`: a child process (`sh -c COMMAND`) on its standard input and output.
     Exec(String),
+    /// `wasm:PATH.wasm`: a WASI preview-1 command run sandboxed in this process (see
+    /// [`transport::wasm`]), speaking the protocol on its standard input and output.
+    Wasm(PathBuf),
     /// `sim[:NETLIST.json][@SW]`: a board emulated in this process (see
     /// [`transport::sim`]) — the reference player built into the binary, or a yosys JSON
     /// netlist with the DE2-115's pin names — with slide switches `SW` (decimal or `0x` hex;
@@ -42,6 +45,8 @@ pub enum SpecError {
     Level(String),
     #[error("`exec:` needs a command")]
     EmptyCommand,
+    #[error("`wasm:` needs the path of a .wasm module")]
+    EmptyModule,
     #[error("an empty player")]
     Empty,
     #[error("`{0}`: the switches after `@` are a number (decimal or 0x hex)")]
@@ -77,6 +82,12 @@ impl FromStr for PlayerSpec {
             }
             return Ok(PlayerSpec::Exec(command.into()));
         }
+        if let Some(path) = s.strip_prefix("wasm:") {
+            if path.is_empty() {
+                return Err(SpecError::EmptyModule);
+            }
+            return Ok(PlayerSpec::Wasm(PathBuf::from(path)));
+        }
         if s == "sim" || s.starts_with("sim:") || s.starts_with("sim@") {
             let (rest, switches) = match s.rsplit_once('@') {
                 Some((rest, sw)) => (
@@ -105,6 +116,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Serial(path) => f.write_str(path),
             PlayerSpec::Engine { level } => write!(f, "engine:{level}"),
             PlayerSpec::Exec(command) => write!(f, "exec:{command}"),
+            PlayerSpec::Wasm(path) => write!(f, "wasm:{}", path.display()),
             PlayerSpec::Sim { netlist, switches } => {
                 f.write_str("sim")?;
                 if let Some(path) = netlist {
@@ -134,6 +146,7 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Serial(path) => serial::open(path, line),
             PlayerSpec::Exec(command) => exec::spawn(command),
+            PlayerSpec::Wasm(path) => wasm::spawn(path, seed),
             PlayerSpec::Sim { netlist, switches } => {
                 let text = match netlist {
                     Some(path) => std::fs::read_to_string(path)
@@ -216,5 +229,14 @@ mod tests {
         assert!("sim@x".parse::<PlayerSpec>().is_err());
         assert!("engine:x".parse::<PlayerSpec>().is_err());
         assert!("exec:".parse::<PlayerSpec>().is_err());
+        assert_eq!(
+            "wasm:bots/random.wasm".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Wasm("bots/random.wasm".into())
+        );
+        assert_eq!(
+            "wasm:a b.wasm".parse::<PlayerSpec>().unwrap().to_string(),
+            "wasm:a b.wasm"
+        );
+        assert!("wasm:".parse::<PlayerSpec>().is_err());
     }
 }

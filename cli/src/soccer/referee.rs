@@ -34,7 +34,8 @@ pub enum Starter {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The red player: a serial device path, `engine[:LEVEL]`, `exec:COMMAND`, or
+    /// The red player: a serial device path, `engine[:LEVEL]`, `exec:COMMAND`,
+    /// `wasm:PATH.wasm` (a WASI bot, sandboxed: see docs/bots.md), or
     /// `sim[:NETLIST.json][@SW]` — a board emulated at 50 MHz, paced to the wall clock (the
     /// built-in reference player unless a yosys netlist is given; SW = slide switches, e.g.
     /// `sim@3`).

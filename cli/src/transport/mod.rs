@@ -12,6 +12,7 @@
 pub mod exec;
 pub mod serial;
 pub mod sim;
+pub mod wasm;
 
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};

@@ -31,7 +31,7 @@ The plan (TOML):
   [[player]]                # two or more; the order decides colours
   name = \"eng2\"             # optional (default: the spec); unique
   spec = \"engine:2\"         # as `soccer referee --red`: engine[:LEVEL], sim[:NETLIST.json][@SW],
-                            # exec:COMMAND, or a serial port path
+                            # exec:COMMAND, wasm:PATH.wasm, or a serial port path
 
 Relative paths in specs are the plan's: the league runs in the plan's directory, and `exec:`
 commands start there.
@@ -43,8 +43,8 @@ play the same whatever --jobs is (time-outs aside, which depend on the machine's
 A win is 1 point. Ties on points are broken by head-to-head (once, over the whole tied
 group), then wins by goal, then fewer faults, then lots drawn from the seed (spec §7).
 Games without a serial port run in parallel; a board plays one game at a time. Each game
-starts its players afresh (a new process for exec:, a new emulator for sim, the port opened
-again for a board): an exec: bot's start-up counts against its first turn. A player that
+starts its players afresh (a new process for exec:, a new sandboxed instance for wasm: (each
+module compiled once), a new emulator for sim, the port opened again for a board): an exec: bot's start-up counts against its first turn. A player that
 cannot be started loses each of its games by `disconnect`, and the reason is printed.
 
 Output: the standings, the crosstable, the places 1-3 and every game's record with its

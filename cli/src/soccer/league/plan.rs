@@ -9,7 +9,8 @@
 //! [[player]]                  # two or more, in the order that decides colours (spec §7)
 //! name = "eng2"               # optional: shown in the tables (default: the spec); unique
 //! spec = "engine:2"           # any player of `soccer referee --red`: engine[:LEVEL],
-//!                             # sim[:NETLIST.json][@SW], exec:COMMAND, a serial port path
+//!                             # sim[:NETLIST.json][@SW], exec:COMMAND, wasm:PATH.wasm,
+//!                             # a serial port path
 //! ```
 //!
 //! Relative paths inside specs (netlists, serial ports, files an `exec:` command names) are the
