@@ -396,6 +396,60 @@ pub fn spawn_bot(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
+
+    /// A bot that echoes the bytes it reads until `!`, then floods its output with `x`
+    /// forever, ignoring failed writes: it never stops by itself.
+    const ECHO_THEN_FLOOD: &str = r#"(module
+      (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+      (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") 1)
+      (func $write (param $len i32)
+        (i32.store (i32.const 112) (i32.const 200))
+        (i32.store (i32.const 116) (local.get $len))
+        (drop (call $fd_write (i32.const 1) (i32.const 112) (i32.const 1) (i32.const 120))))
+      (func (export "_start")
+        (loop $echo
+          (i32.store (i32.const 100) (i32.const 200))
+          (i32.store (i32.const 104) (i32.const 1))
+          (drop (call $fd_read (i32.const 0) (i32.const 100) (i32.const 1) (i32.const 108)))
+          (if (i32.ne (i32.load8_u (i32.const 200)) (i32.const 33))
+            (then (call $write (i32.const 1)) (br $echo))))
+        (memory.fill (i32.const 200) (i32.const 120) (i32.const 4096))
+        (loop $flood (call $write (i32.const 4096)) (br $flood))))"#;
+
+    #[test]
+    fn a_bot_streams_its_output_is_capped_and_a_kill_stops_it() {
+        let sandbox = Arc::new(Sandbox::new().unwrap());
+        let module = wat::parse_str(ECHO_THEN_FLOOD).unwrap();
+        let program = Arc::new(sandbox.load(&module, "flood.wasm").unwrap());
+        let (ended_tx, ended) = mpsc::channel();
+        let mut bot = spawn_bot(sandbox, program, "flood".into(), 1 << 20, 0, move |end| {
+            let _ = ended_tx.send(end.ended);
+        })
+        .unwrap();
+        // Streaming both ways: each byte comes back before the next is sent.
+        for byte in *b"ab" {
+            bot.input.write_all(&[byte]).unwrap();
+            let mut got = [0u8; 1];
+            bot.output.read_exact(&mut got).unwrap();
+            assert_eq!(got[0], byte);
+        }
+        bot.input.write_all(b"!").unwrap();
+        // The flood fills the pipe up to its cap, then waits for the reader.
+        let mut buf = vec![0u8; STDOUT_CAP];
+        bot.output.read_exact(&mut buf).unwrap();
+        assert!(buf.iter().all(|&b| b == b'x'));
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(bot.output.pipe.lock().bytes.len() <= STDOUT_CAP);
+        assert!(ended.try_recv().is_err(), "still flooding");
+        // Dropping the caller's ends kills it: it stops within a few ticks.
+        drop(bot.output);
+        let end = ended
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the bot stops once killed");
+        assert!(matches!(end, Ended::BrokeRule(_)), "{end:?}");
+    }
 
     #[test]
     fn a_full_pipe_makes_the_writer_wait_and_a_closed_reader_breaks_it() {
