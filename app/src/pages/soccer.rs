@@ -21,7 +21,7 @@ use crate::monitor::SerialMonitor;
 use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, Boards};
 use crate::soccer::keys::{KeyAction, key_action};
-use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats};
+use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats, seat};
 use crate::soccer::referee::Referee;
 use crate::soccer::session::{Effect, Moment, Session};
 use crate::soccer::setup::{Edit, Setup};
@@ -41,10 +41,6 @@ fn now() -> u64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now()) as u64
-}
-
-fn index(side: Side) -> usize {
-    usize::from(side == Side::Blue)
 }
 
 pub enum Msg {
@@ -368,7 +364,7 @@ impl Soccer {
         };
         let players = [Side::Red, Side::Blue].map(|side| {
             let limit = self.setup.side(side).limit_ms().ok().flatten();
-            lineup.player(kinds[index(side)], side, referee.starter(), limit)
+            lineup.player(kinds[seat(side)], side, referee.starter(), limit)
         });
         self.seats.fill(players, *referee.field());
         let at = self.moment();

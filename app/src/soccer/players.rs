@@ -327,7 +327,8 @@ pub struct Seats {
     players: Option<[Box<dyn Player>; 2]>,
 }
 
-fn seat(side: Side) -> usize {
+/// The place of `side` in the page's red-then-blue pairs (players, kinds, limits, set-ups).
+pub fn seat(side: Side) -> usize {
     usize::from(side == Side::Blue)
 }
 

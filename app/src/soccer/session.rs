@@ -13,18 +13,11 @@ use std::collections::VecDeque;
 use engine::soccer::referee::TurnClock;
 use engine::soccer::{Dir, Outcome, Point, Side};
 
-use super::players::PlayerKind;
+use super::players::{PlayerKind, seat};
 use super::referee::{Progress, Referee};
 
 /// An animated turn takes at most this many ticks, however many steps it has.
 pub const ANIMATION_TICKS: usize = 16;
-
-fn index(side: Side) -> usize {
-    match side {
-        Side::Red => 0,
-        Side::Blue => 1,
-    }
-}
 
 /// What the game on screen is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,7 +214,7 @@ impl Session {
             return;
         }
         let side = live.referee.to_move();
-        let i = index(side);
+        let i = seat(side);
         if !at.ready[i] {
             live.phase = Phase::Starting;
             return;
@@ -251,7 +244,7 @@ impl Session {
         if token != live.token || side != live.referee.to_move() {
             return;
         }
-        live.last_took[index(side)] = Some(now.saturating_sub(since));
+        live.last_took[seat(side)] = Some(now.saturating_sub(since));
         if clock.is_some_and(|c| c.expired(now)) {
             live.referee.time_out();
             live.phase = Phase::Over;
@@ -284,7 +277,7 @@ impl Session {
         self.scrub.is_none()
             && self.live.as_ref().is_some_and(|live| {
                 matches!(live.phase, Phase::Turn { .. })
-                    && live.kinds[index(live.referee.to_move())] == PlayerKind::Human
+                    && live.kinds[seat(live.referee.to_move())] == PlayerKind::Human
             })
     }
 
@@ -309,7 +302,7 @@ impl Session {
                 self.suggestion = None;
             }
             Ok(Progress::TurnOver | Progress::GameOver(_)) => {
-                live.last_took[index(side)] = Some(at.now.saturating_sub(since));
+                live.last_took[seat(side)] = Some(at.now.saturating_sub(since));
                 self.notice = None;
                 self.advance(at);
             }
@@ -494,9 +487,7 @@ impl Session {
         };
         match live.phase {
             Phase::Starting => "starting",
-            Phase::Turn { .. }
-                if live.kinds[index(live.referee.to_move())] == PlayerKind::Human =>
-            {
+            Phase::Turn { .. } if live.kinds[seat(live.referee.to_move())] == PlayerKind::Human => {
                 "human"
             }
             Phase::Turn { .. } => "thinking",
@@ -525,7 +516,7 @@ impl Session {
         let to_move = live.referee.to_move();
         let review = live.phase == Phase::Review;
         Some([Side::Red, Side::Blue].map(|side| {
-            let i = index(side);
+            let i = seat(side);
             let active = live.referee.outcome().is_none() && to_move == side && !review;
             let running = match live.phase {
                 Phase::Turn { clock, .. } if active => clock,

@@ -201,7 +201,7 @@ impl Default for Setup {
 impl Setup {
     /// Applies one edit; returns whether it changed the field's size.
     pub fn apply(&mut self, edit: Edit) -> bool {
-        let index = |side: Side| usize::from(side == Side::Blue);
+        let index = super::players::seat;
         match edit {
             Edit::Width(text) => self.width = text,
             Edit::Length(text) => self.length = text,
@@ -239,7 +239,7 @@ impl Setup {
 
     /// One side's settings.
     pub fn side(&self, side: Side) -> &SideSetup {
-        &self.sides[usize::from(side == Side::Blue)]
+        &self.sides[super::players::seat(side)]
     }
 
     /// The field typed.
