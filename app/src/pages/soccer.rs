@@ -2,9 +2,9 @@
 //! replay and the history scrubber.
 //!
 //! The page is a thin shell: the [`Session`] runs the game (the engine's referee judges it, the
-//! engine's clock times it), the [`Player`]s deliver turns, the view components of
-//! [`crate::soccer::view`] show it and the canvas draws the position. The page only carries
-//! browser events into the session and the session's effects out to the players.
+//! engine's clock times it), the [players](crate::soccer::players) deliver turns, the view
+//! components of [`crate::soccer::view`] show it and the canvas draws the position. The page
+//! only carries browser events into the session and the session's effects out to the players.
 
 use std::cell::Cell;
 use std::rc::Rc;

@@ -68,12 +68,13 @@ impl FieldCanvas {
         }
     }
 
-    /// Attaches the listeners yew cannot (see [`listen`]); once, after the first render.
+    /// Attaches the listeners yew cannot (the wheel, the space bar); once, after the first
+    /// render.
     pub fn listen(&mut self, on_wheel: Callback<WheelEvent>, on_space: Callback<bool>) {
         self.listeners = listen(&self.node, on_wheel, on_space);
     }
 
-    /// Draws `session`'s position (see [`draw`]).
+    /// Draws `session`'s position, or the empty `preview` field before the first game.
     pub fn draw(&mut self, session: &Session, preview: Option<Field>) {
         draw(&self.node, &mut self.camera, session, preview);
     }
