@@ -78,13 +78,14 @@ export async function playOut(page, how = 'keys', maxSteps = 5000) {
   throw new Error('the game did not end');
 }
 
-// The result banner (waited for) and the record shown.
+// The result banner (waited for) and the record shown, exactly (the record of no turn ends
+// with a space).
 export async function resultOf(page, timeout = 60_000) {
   const result = await page.waitForSelector('[data-testid="result"]', { timeout });
   return {
     winner: await result.getAttribute('data-winner'),
     reason: await result.getAttribute('data-reason'),
-    record: (await page.textContent('[data-testid="record"]')).trim(),
+    record: await page.textContent('[data-testid="record"]'),
   };
 }
 
