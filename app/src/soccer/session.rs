@@ -10,6 +10,7 @@
 
 use std::collections::VecDeque;
 
+use engine::soccer::record::Record;
 use engine::soccer::referee::TurnClock;
 use engine::soccer::{Dir, Outcome, Point, Side};
 
@@ -50,19 +51,19 @@ pub struct Moment {
 /// What the page must do for the session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    /// Ask `side`'s player for a turn in the position of `referee`'s record; its delivery must
-    /// carry `token`.
+    /// Ask `side`'s player for a turn in the position of `record` (every completed turn so
+    /// far); its delivery must carry `token`.
     Ask {
         side: Side,
         token: u64,
-        record: engine::soccer::record::Record,
+        record: Record,
     },
     /// One side's player is no longer wanted to answer.
     Cancel(Side),
     /// Neither player is wanted to answer (the game ended or was left).
     CancelAll,
     /// Ask the engine for a suggestion in the position of `record` (dropping any earlier ask).
-    Suggest(engine::soccer::record::Record),
+    Suggest(Record),
 }
 
 /// A game on screen.
@@ -608,7 +609,6 @@ pub fn path_of(start: Point, digits: &str) -> Vec<Point> {
 mod tests {
     use engine::soccer::Reason;
     use engine::soccer::field::Field;
-    use engine::soccer::record::Record;
 
     use super::*;
 
