@@ -116,6 +116,7 @@ fn the_session_runs_an_engine_game_to_the_end() {
                     record: record.to_string(),
                     level: 1,
                     seed: token,
+                    game: None,
                 };
                 match answer(&ask, js_sys::Date::now) {
                     Answer::Turn { turn, .. } => {

@@ -22,6 +22,7 @@ const ROUTES = [
   ['#/circuits', 'canvas[data-sample]'],
   ['#/pilots', '[data-testid="pilots-page"]'],
   ['#/board', '[data-testid="board-page"]'],
+  ['#/league', '[data-testid="league-page"]'],
 ];
 
 const browser = sharedBrowser();

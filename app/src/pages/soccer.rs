@@ -83,6 +83,8 @@ pub struct Soccer {
     boards: Boards,
     /// The field's canvas, zoom and pan.
     field: FieldCanvas,
+    /// The record of the page's link (`#/soccer?record=…`, a league's game), shown for review.
+    linked_record: Option<AttrValue>,
     /// Set when the canvas must be drawn again after the next render.
     dirty: Cell<bool>,
     focus_board: Cell<bool>,
@@ -113,6 +115,10 @@ impl Component for Soccer {
             )),
             boards: Boards::new(),
             field: FieldCanvas::default(),
+            linked_record: web_sys::window()
+                .and_then(|w| w.location().hash().ok())
+                .and_then(|hash| crate::route::query_value(&hash, "record"))
+                .map(AttrValue::from),
             dirty: Cell::new(true),
             focus_board: Cell::new(false),
             _tick: tick,
@@ -229,7 +235,8 @@ impl Component for Soccer {
                 <SetupPanel setup={self.setup.clone()} error={self.setup_error.clone()}
                             boards={self.boards.clone()} on_edit={link.callback(Msg::Edit)}
                             on_start={link.callback(|()| Msg::Start)}>
-                    <RecordLoader on_load={link.callback(Msg::Loaded)} />
+                    <RecordLoader initial={self.linked_record.clone()}
+                                  on_load={link.callback(Msg::Loaded)} />
                 </SetupPanel>
                 <section class="stage soccer-stage">
                     <StatusLine chips={session.chips(now())} message={session.status()} />

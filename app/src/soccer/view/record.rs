@@ -48,6 +48,9 @@ pub fn RecordBox(props: &RecordBoxProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct RecordLoaderProps {
+    /// A record to load as the page opens (a league game's link), as if typed and loaded.
+    #[prop_or_default]
+    pub initial: Option<AttrValue>,
     /// The game of a record the engine accepted.
     pub on_load: Callback<Referee>,
 }
@@ -86,6 +89,14 @@ pub fn RecordLoader(props: &RecordLoaderProps) -> Html {
         let (text, submit) = (text.clone(), submit.clone());
         Callback::from(move |_: MouseEvent| submit.emit((*text).clone()))
     };
+    {
+        let (submit, initial) = (submit.clone(), props.initial.clone());
+        use_effect_with((), move |()| {
+            if let Some(record) = initial {
+                submit.emit(record.to_string());
+            }
+        });
+    }
     let on_file = submit.reform(|file: String| file.trim().to_owned());
     html! {
         <>
