@@ -77,3 +77,60 @@ fn digit_keys_are_protocol_directions() {
         Some(KeyAction::TakeBack)
     );
 }
+
+/// Plays engine against engine through the page's session: every `Ask` it queues answered by
+/// the worker's handler, every delivery animated by ticks, until the game ends.
+#[wasm_bindgen_test]
+fn the_session_runs_an_engine_game_to_the_end() {
+    use app::soccer::players::PlayerKind;
+    use app::soccer::session::{Effect, Moment, Session};
+
+    let engine = PlayerKind::Engine { level: 1 };
+    let mut session = Session::default();
+    let mut now = 0;
+    let at = |now| Moment {
+        now,
+        ready: [true, true],
+    };
+    let referee = Referee::new(Field::new(8, 10).unwrap(), Side::Blue);
+    session.start(
+        referee,
+        [engine, engine],
+        [Some(60_000), Some(60_000)],
+        at(now),
+    );
+    for _ in 0..100_000 {
+        if session.result().is_some() {
+            break;
+        }
+        now += 40;
+        while let Some(effect) = session.poll_effect() {
+            if let Effect::Ask {
+                side,
+                token,
+                record,
+            } = effect
+            {
+                let ask = Ask {
+                    id: token,
+                    record: record.to_string(),
+                    level: 1,
+                    seed: token,
+                    game: None,
+                };
+                match answer(&ask, js_sys::Date::now) {
+                    Answer::Turn { turn, .. } => {
+                        session.delivered(token, side, turn.as_bytes(), now)
+                    }
+                    other => panic!("no turn for {}: {other:?}", ask.record),
+                }
+            }
+        }
+        session.tick(at(now));
+    }
+    let outcome = session.result().expect("the game ended");
+    assert!(!outcome.reason.is_fault(), "{outcome}");
+    let text = session.export().unwrap();
+    let judged = Record::parse(&text).unwrap().replay().unwrap();
+    assert_eq!(judged.outcome(), Some(outcome), "{text}");
+}

@@ -7,14 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { sharedBrowser } from '../lib/harness.mjs';
-import { expectedReceived, fakeSerialScript, makeGame } from '../lib/fake_serial.mjs';
-
-const BOARD = '[data-testid="soccer-board"]';
-// Human steps: red attacks the bottom goal (4 is south), blue the top one (0 is north).
-const PREFERENCE = {
-  red: ['4', '3', '5', '2', '6', '1', '7', '0'],
-  blue: ['0', '1', '7', '2', '6', '3', '5', '4'],
-};
+import { expectedReceived, fakeSerialScript } from '../lib/fake_serial.mjs';
+import { BOARD, playOut, replay, resultOf, start } from '../lib/soccer.mjs';
 
 const browser = sharedBrowser();
 
@@ -42,22 +36,6 @@ async function setSide(page, side, kind, { level, limit } = {}) {
   }
 }
 
-async function start(page, { width = 8, length = 10, starter = 'red' } = {}) {
-  await page.fill('[data-testid="width"]', String(width));
-  await page.fill('[data-testid="length"]', String(length));
-  await page.selectOption('[data-testid="starter"]', starter);
-  await page.click('[data-testid="start-game"]');
-}
-
-async function resultOf(page, timeout = 120_000) {
-  const result = await page.waitForSelector('[data-testid="result"]', { timeout });
-  return {
-    winner: await result.getAttribute('data-winner'),
-    reason: await result.getAttribute('data-reason'),
-    record: (await page.textContent('[data-testid="record"]')).trim(),
-  };
-}
-
 // One game of a fake board (a bot of fake_serial.mjs with `bot`'s options) on side `board`
 // against the engine at level 1 with a generous clock; `limit` is the board's clock in ms.
 // `check` gets the page and the result; afterwards the page must have reported no problem.
@@ -68,22 +46,8 @@ function boardAgainstEngine(bot, { board = 'red', starter = 'red', limit } = {},
       else await setSide(page, side, 'engine', { level: 1, limit: 10000 });
     }
     await start(page, { starter });
-    await check(page, await resultOf(page));
+    await check(page, await resultOf(page, 120_000));
   });
-}
-
-// Replays a record with the tests' own rules: every turn but the last complete and legal; the
-// last one's effect is returned ('goal-red', 'goal-blue', 'over', 'bounce', 'illegal').
-function replay(record) {
-  const [, w, l, starter, body] = /^(\d+)x(\d+) (red|blue): ?([0-7/]*)$/.exec(record);
-  const game = makeGame(Number(w), Number(l));
-  const turns = body ? body.split('/') : [];
-  let last = null;
-  turns.forEach((turn, i) => {
-    last = game.turn(turn);
-    if (i < turns.length - 1) assert.equal(last, 'over', `turn ${i + 1} (${turn}) of ${record}`);
-  });
-  return { starter, turns, last };
 }
 
 // What the bots received, as text.
@@ -97,27 +61,6 @@ async function monitorRows(page) {
   );
 }
 
-// Plays the human side: the first legal step in its preference order, until the game ends.
-async function playHuman(page) {
-  for (let i = 0; i < 3000; i += 1) {
-    await page.waitForFunction(
-      (s) => ['human', 'over'].includes(document.querySelector(s)?.dataset.state),
-      BOARD,
-      { timeout: 60_000 },
-    );
-    const state = await page.$eval(BOARD, (c) => ({ ...c.dataset }));
-    if (state.state === 'over') return;
-    const digit = PREFERENCE[state.toMove].find((d) => state.legal.includes(d));
-    await page.focus(BOARD);
-    await page.keyboard.press(digit);
-    await page.waitForFunction(
-      ({ s, ball }) => document.querySelector(s).dataset.ball !== ball,
-      { s: BOARD, ball: state.ball },
-    );
-  }
-  throw new Error('the game did not end');
-}
-
 test('serial against serial: two ports, a complete game, every byte checked', { timeout: 180_000 }, () =>
   browser.withPage(soccerWith([
     { bot: { seed: 3, chunk: 2, junkAtOpen: '\u0000\u00ffDE2-115 reset\r\n' } },
@@ -126,7 +69,7 @@ test('serial against serial: two ports, a complete game, every byte checked', { 
     await setSide(page, 'red', 'serial');
     await setSide(page, 'blue', 'serial');
     await start(page, { starter: 'blue' });
-    const { winner, reason, record } = await resultOf(page);
+    const { winner, reason, record } = await resultOf(page, 120_000);
     const { last } = replay(record);
     // Bots never fault: the game ends with a goal or a stuck player.
     assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
@@ -157,8 +100,8 @@ test('human against serial: keyboard turns are forwarded byte for byte', { timeo
     await setSide(page, 'red', 'human');
     await setSide(page, 'blue', 'serial', { limit: 1000 });
     await start(page, { starter: 'red' });
-    await playHuman(page);
-    const { winner, reason, record } = await resultOf(page);
+    await playOut(page);
+    const { winner, reason, record } = await resultOf(page, 120_000);
     replay(record);
     assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
     assert.equal(await received(page, 0), expectedReceived(record, 'blue'));
@@ -281,7 +224,7 @@ for (const how of ['eof', 'error']) {
       assert.match(await page.textContent('[data-testid="port-status-red"]'), /connected: serial port/);
       await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
       await start(page, { starter: 'red' });
-      const { winner, reason, record } = await resultOf(page);
+      const { winner, reason, record } = await resultOf(page, 120_000);
       assert.deepEqual([winner, reason], ['blue', 'disconnect'], record);
       assert.equal(replay(record).turns.length, 4, record);
       assert.equal(await received(page, 0), expectedReceived(record, 'red', true));
@@ -332,7 +275,7 @@ test('"Start game" pressed while a port is still opening starts the game once it
     await setSide(page, 'blue', 'engine', { level: 1, limit: 10000 });
     await start(page, { starter: 'blue' });
     assert.equal(await page.$('[data-testid="setup-error"]'), null);
-    const { winner, reason, record } = await resultOf(page);
+    const { winner, reason, record } = await resultOf(page, 120_000);
     replay(record);
     assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `${record} # ${winner} ${reason}`);
     assert.equal(await received(page, 0), expectedReceived(record, 'red'));

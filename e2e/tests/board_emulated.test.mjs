@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { sharedBrowser } from '../lib/harness.mjs';
-import { expectedReceived, fakeSerialScript, makeGame } from '../lib/fake_serial.mjs';
+import { expectedReceived, fakeSerialScript } from '../lib/fake_serial.mjs';
+import { replay, resultOf, start } from '../lib/soccer.mjs';
 
 const browser = sharedBrowser();
 
@@ -15,34 +16,6 @@ async function powerUp(page, side) {
   await page.waitForSelector(`[data-testid="emulator-status-${side}"]:has-text("powered up")`, {
     timeout: 180_000,
   });
-}
-
-async function start(page, starter) {
-  await page.fill('[data-testid="width"]', '8');
-  await page.fill('[data-testid="length"]', '10');
-  await page.selectOption('[data-testid="starter"]', starter);
-  await page.click('[data-testid="start-game"]');
-}
-
-async function resultOf(page) {
-  const result = await page.waitForSelector('[data-testid="result"]', { timeout: 600_000 });
-  return {
-    winner: await result.getAttribute('data-winner'),
-    reason: await result.getAttribute('data-reason'),
-    record: (await page.textContent('[data-testid="record"]')).trim(),
-  };
-}
-
-// Every turn but the last is complete and legal by the tests' own rules.
-function replay(record) {
-  const [, w, l, , body] = /^(\d+)x(\d+) (red|blue): ?([0-7/]*)$/.exec(record);
-  const game = makeGame(Number(w), Number(l));
-  const turns = body ? body.split('/') : [];
-  turns.forEach((turn, i) => {
-    const r = game.turn(turn);
-    if (i < turns.length - 1) assert.equal(r, 'over', `turn ${i + 1} (${turn}) of ${record}`);
-  });
-  return turns;
 }
 
 async function stats(page, side) {
@@ -58,9 +31,9 @@ test('the emulated board against a serial board, to the end', { timeout: 900_000
     await page.selectOption('[data-testid="side-blue"]', 'serial');
     await page.click('[data-testid="connect-blue"]');
     await page.waitForSelector('[data-testid="port-status-blue"]:has-text("connected:")');
-    await start(page, 'red');
-    const { winner, reason, record } = await resultOf(page);
-    const turns = replay(record);
+    await start(page, { starter: 'red' });
+    const { winner, reason, record } = await resultOf(page, 600_000);
+    const { turns } = replay(record);
     assert.ok(turns.length >= 2, record);
     assert.ok(!['timeout', 'disconnect'].includes(reason), `${record} # ${winner} ${reason}`);
     const lastForwarded = false;
@@ -82,8 +55,8 @@ test('the emulated board against the engine on 8x10: figures', { timeout: 900_00
     await page.selectOption('[data-testid="level-red"]', '2');
     // A loaded test machine must not decide the game on the engine's clock.
     await page.fill('[data-testid="limit-red"]', '10000');
-    await start(page, 'blue');
-    const { winner, reason, record } = await resultOf(page);
+    await start(page, { starter: 'blue' });
+    const { winner, reason, record } = await resultOf(page, 600_000);
     replay(record);
     assert.ok(!['timeout', 'disconnect'].includes(reason), `${record} # ${winner} ${reason}`);
     const s = await stats(page, 'blue');

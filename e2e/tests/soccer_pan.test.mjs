@@ -7,22 +7,17 @@ import { test } from 'node:test';
 
 import { pair, pixel, rgba, sharedBrowser, visit } from '../lib/harness.mjs';
 import { DIRS } from '../lib/fake_serial.mjs';
+import { BOARD, start } from '../lib/soccer.mjs';
 
-const BOARD = '[data-testid="soccer-board"]';
 const GRID = rgba('#d8e0ec');
 const PAPER = rgba('#fdfcf7');
 
 const browser = sharedBrowser();
 
 // A hot-seat game on a `width`×`length` field, red to move.
-async function start(page, width, length) {
+async function startHotSeat(page, width, length) {
   await visit(page, '#/soccer');
-  await page.fill('[data-testid="width"]', String(width));
-  await page.fill('[data-testid="length"]', String(length));
-  await page.selectOption('[data-testid="starter"]', 'red');
-  await page.selectOption('[data-testid="side-red"]', 'human');
-  await page.selectOption('[data-testid="side-blue"]', 'human');
-  await page.click('[data-testid="start-game"]');
+  await start(page, { width, length, starter: 'red', red: 'human', blue: 'human' });
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.state === 'human', BOARD);
   await page.waitForSelector(`${BOARD}[data-field="${width}x${length}"]`);
 }
@@ -72,7 +67,7 @@ test('the wheel zooms about the pointer: the field point under it stays under it
     [254, 254, 2],
   ]) {
     await browser.withPage({ scale }, async (page) => {
-      await start(page, width, length);
+      await startHotSeat(page, width, length);
       let before = await layout(page);
       // Somewhere off-centre, over the field.
       const pointer = before.page(...before.at(width * 0.3, length * 0.7));
@@ -106,7 +101,7 @@ test('the wheel zooms about the pointer: the field point under it stays under it
 
 test('zoom stays between half the fitted size and a close-up, and every zoom is crisp', { timeout: 60_000 }, () =>
   browser.withPage({ scale: 2 }, async (page) => {
-    await start(page, 30, 40);
+    await startHotSeat(page, 30, 40);
     const fitted = await layout(page);
     assert.equal(fitted.zoom, '1×');
     assert.equal(await page.textContent('[data-testid="zoom-fit"]'), '1×');
@@ -154,7 +149,7 @@ test('zoom stays between half the fitted size and a close-up, and every zoom is 
 
 test('dragging the paper pans, and the click that ends a drag plays nothing', { timeout: 60_000 }, () =>
   browser.withPage(async (page) => {
-    await start(page, 30, 40);
+    await startHotSeat(page, 30, 40);
     let before = await layout(page);
     await page.mouse.move(...before.page(...before.ball));
     for (let i = 0; i < 4; i += 1) await page.mouse.wheel(0, -120);
@@ -196,7 +191,7 @@ test('dragging the paper pans, and the click that ends a drag plays nothing', { 
 
 test('a click (even with a little wobble) still steps the ball, and keys still play, zoomed and panned', { timeout: 60_000 }, () =>
   browser.withPage(async (page) => {
-    await start(page, 30, 40);
+    await startHotSeat(page, 30, 40);
     let l = await layout(page);
     await page.mouse.move(...l.page(l.size[0] * 0.4, l.size[1] * 0.4));
     for (let i = 0; i < 3; i += 1) await page.mouse.wheel(0, -120);
@@ -255,7 +250,7 @@ test('a click (even with a little wobble) still steps the ball, and keys still p
 
 test('on a touch screen two fingers pinch about their middle and one finger on the paper pans', { timeout: 60_000 }, () =>
   browser.withPage(async (page) => {
-    await start(page, 30, 40);
+    await startHotSeat(page, 30, 40);
     const before = await layout(page);
     const cdp = await page.context().newCDPSession(page);
     const touch = (type, touchPoints) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints });

@@ -7,14 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { before, test } from 'node:test';
 
 import { pair, sharedBrowser, visit } from '../lib/harness.mjs';
-import { DIRS } from '../lib/fake_serial.mjs';
-
-const BOARD = '[data-testid="soccer-board"]';
-// Red attacks the bottom goal (4 is south), blue the top one (0 is north).
-const PREFERENCE = {
-  red: ['4', '3', '5', '2', '6', '1', '7', '0'],
-  blue: ['0', '1', '7', '2', '6', '3', '5', '4'],
-};
+import { BOARD, nextDecision, playOut, resultOf, start } from '../lib/soccer.mjs';
 
 // The judge: the built `quadrille` (QUADRILLE_BIN), or built here once with cargo.
 let quadrille;
@@ -44,69 +37,9 @@ before(() => {
 }, { timeout: 900_000 });
 const browser = sharedBrowser();
 
-async function setUp(page, { width, length, starter, red, blue, redLimit, blueLimit, level }) {
+async function setUp(page, game) {
   await visit(page, '#/soccer');
-  await page.fill('[data-testid="width"]', String(width));
-  await page.fill('[data-testid="length"]', String(length));
-  await page.selectOption('[data-testid="starter"]', starter);
-  await page.selectOption('[data-testid="side-red"]', red);
-  await page.selectOption('[data-testid="side-blue"]', blue);
-  for (const [side, kind] of [['red', red], ['blue', blue]]) {
-    if (kind === 'engine' && level !== undefined) {
-      await page.selectOption(`[data-testid="level-${side}"]`, String(level));
-    }
-  }
-  if (redLimit !== undefined) await page.fill('[data-testid="limit-red"]', String(redLimit));
-  if (blueLimit !== undefined) await page.fill('[data-testid="limit-blue"]', String(blueLimit));
-  await page.click('[data-testid="start-game"]');
-}
-
-// Waits until the game is over or a human may step; returns the board's state.
-async function nextDecision(page) {
-  await page.waitForFunction(
-    (s) => ['human', 'over'].includes(document.querySelector(s)?.dataset.state),
-    BOARD,
-    { timeout: 60_000 },
-  );
-  return page.$eval(BOARD, (c) => ({ ...c.dataset }));
-}
-
-// Plays the human turns until the game ends, by `keys` or by clicks on the points.
-async function playOut(page, how, maxSteps = 5000) {
-  for (let i = 0; i < maxSteps; i += 1) {
-    const state = await nextDecision(page);
-    if (state.state === 'over') return;
-    const digit = PREFERENCE[state.toMove].find((d) => state.legal.includes(d));
-    assert.ok(digit, `no legal step among ${state.legal}`);
-    if (how === 'keys') {
-      await page.focus(BOARD);
-      await page.keyboard.press(digit);
-    } else {
-      const [bx, by] = pair(state.ball);
-      const square = Number(state.square);
-      const [dx, dy] = DIRS[Number(digit)];
-      const ratio = await page.evaluate(() => window.devicePixelRatio);
-      await page.click(BOARD, {
-        position: { x: (bx + dx * square) / ratio, y: (by + dy * square) / ratio },
-      });
-    }
-    // The step is taken when the ball has moved.
-    await page.waitForFunction(
-      ({ s, ball }) => document.querySelector(s).dataset.ball !== ball,
-      { s: BOARD, ball: state.ball },
-      { timeout: 10_000 },
-    );
-  }
-  throw new Error('the game did not end');
-}
-
-async function resultOf(page) {
-  const result = await page.waitForSelector('[data-testid="result"]', { timeout: 60_000 });
-  return {
-    winner: await result.getAttribute('data-winner'),
-    reason: await result.getAttribute('data-reason'),
-    record: await page.textContent('[data-testid="record"]'),
-  };
+  await start(page, game);
 }
 
 // The record shown is exactly the game's, and the engine's judge agrees with the banner.

@@ -281,3 +281,102 @@ impl Drop for EnginePlayer {
         self.cancel();
     }
 }
+
+/// Where the players of a new game come from: the engine's worker, the boards, and where a
+/// board reports a loss without a turn to show.
+pub struct Lineup<'a> {
+    pub link: &'a Rc<EngineLink>,
+    pub boards: &'a crate::serial::Boards,
+    /// The engine players' seed.
+    pub seed: u64,
+    pub forfeit: Callback<crate::serial::side::Forfeit>,
+}
+
+impl Lineup<'_> {
+    /// The player of `side`, of `kind`, with a turn limit of `limit_ms` (a board defaults to the
+    /// referee's). Every kind of player is made here and nowhere else.
+    pub fn player(
+        &self,
+        kind: PlayerKind,
+        side: Side,
+        starter: Side,
+        limit_ms: Option<u32>,
+    ) -> Box<dyn Player> {
+        match kind {
+            PlayerKind::Human => Box::new(Human),
+            PlayerKind::Board(board) => {
+                let turn_ms = u64::from(limit_ms.unwrap_or(super::setup::MACHINE_LIMIT_MS));
+                let forfeit = self.forfeit.clone();
+                match self.boards.player(side, board, turn_ms, starter, forfeit) {
+                    Ok(player) => Box::new(player),
+                    // The page checked that the board is there before starting.
+                    Err(_) => Box::new(Human),
+                }
+            }
+            PlayerKind::Engine { level } => {
+                Box::new(EnginePlayer::new(self.link.clone(), level, self.seed))
+            }
+        }
+    }
+}
+
+/// The two players of the game on screen, red's and blue's, as the session's effects
+/// address them.
+#[derive(Default)]
+pub struct Seats {
+    players: Option<[Box<dyn Player>; 2]>,
+}
+
+/// The place of `side` in the page's red-then-blue pairs (players, kinds, limits, set-ups).
+pub fn seat(side: Side) -> usize {
+    usize::from(side == Side::Blue)
+}
+
+impl Seats {
+    /// Seats the players of a new game on `field` (the ones before stop thinking).
+    pub fn fill(&mut self, mut players: [Box<dyn Player>; 2], field: Field) {
+        self.retire();
+        for (side, player) in [Side::Red, Side::Blue].into_iter().zip(&mut players) {
+            player.new_game(field, side);
+        }
+        self.players = Some(players);
+    }
+
+    /// The game is left: its players stop thinking.
+    pub fn retire(&mut self) {
+        for mut player in self.players.take().into_iter().flatten() {
+            player.cancel();
+        }
+    }
+
+    /// Whether each side's player can be asked now (true when nobody is seated).
+    pub fn ready(&self) -> [bool; 2] {
+        match &self.players {
+            Some([red, blue]) => [red.is_ready(), blue.is_ready()],
+            None => [true, true],
+        }
+    }
+
+    /// Asks `side`'s player for a turn in the position of `record`.
+    pub fn ask(&mut self, side: Side, token: u64, record: Record, deliver: Callback<Delivery>) {
+        let opponent_turn = record.turns.last().cloned();
+        if let Some(players) = &mut self.players {
+            players[seat(side)].your_turn(TurnRequest {
+                token,
+                side,
+                record,
+                opponent_turn,
+                deliver,
+            });
+        }
+    }
+
+    /// `side`'s player (both, for `None`) is no longer wanted to answer.
+    pub fn cancel(&mut self, side: Option<Side>) {
+        for (i, player) in self.players.iter_mut().flatten().enumerate() {
+            if side.is_none_or(|side| seat(side) == i) {
+                player.cancel();
+            }
+        }
+    }
+}

@@ -1,10 +1,12 @@
 //! The referee of a game on screen: it owns the position, takes steps from a local player and
-//! whole turns from remote ones, and keeps the record of the completed turns.
+//! whole turns from remote ones, and gives the record of the completed turns.
 //!
 //! Every judgement is the engine's: steps go through [`Game::step`], whole turns through
-//! [`Game::play_turn`], records through [`Record::replay`]. The referee only does the
-//! bookkeeping the screen needs on top: which turns are complete (the record shows only
-//! those), which steps of the current turn a human may take back, and who drew which line.
+//! [`Game::play_turn`], records through [`Record::replay`]. The history is the engine's too:
+//! the completed turns, the current turn's steps and every earlier position come from the
+//! [`Game`]'s own undo history. The only thing kept beside it is the digits of a delivered
+//! turn that ended the game, which the record holds as sent (a goal ignores the digits after
+//! it, a fault stops at the faulty one) while the game drew only its real steps.
 
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, IllegalStep, StepEffect};
@@ -15,10 +17,9 @@ use engine::soccer::{Dir, Outcome, Point, Reason, Side};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Referee {
     game: Game,
-    /// The completed turns, the game-ending one included, starting with the starter's.
-    turns: Vec<Vec<u8>>,
-    /// The steps of the current, unfinished turn (only a local player makes those).
-    partial: Vec<u8>,
+    /// The turn that ended the game as the record holds it; `None` while the game goes on or
+    /// when a verdict no turn shows (a timeout, a disconnect) ended it.
+    ending: Option<Vec<u8>>,
 }
 
 /// What a step of the local player did to the game.
@@ -37,8 +38,7 @@ impl Referee {
     pub fn new(field: Field, starter: Side) -> Referee {
         Referee {
             game: Game::new(field, starter),
-            turns: Vec::new(),
-            partial: Vec::new(),
+            ending: None,
         }
     }
 
@@ -46,32 +46,30 @@ impl Referee {
     /// (`timeout`, `disconnect`) that the record states and the engine accepts is applied.
     pub fn from_record(record: &Record) -> Result<Referee, ReplayError> {
         let mut game = record.replay()?;
-        if let Some(verdict) = record.result
-            && game.outcome().is_none()
-        {
+        let mut ending = None;
+        if game.outcome().is_some() {
+            ending = record.turns.last().cloned();
+        } else if let Some(verdict) = record.result {
             game.adjudicate(verdict);
         }
-        Ok(Referee {
-            game,
-            turns: record.turns.clone(),
-            partial: Vec::new(),
-        })
+        Ok(Referee { game, ending })
     }
 
     /// The position after the first `turns` completed turns (all of them if there are fewer),
-    /// as a game that goes on from there.
+    /// as a game that goes on from there: the game's own history taken back to that turn.
     pub fn after_turns(&self, turns: usize) -> Referee {
-        if turns >= self.turns.len() {
-            let mut whole = self.clone();
-            whole.take_back_turn();
+        let mut whole = self.clone();
+        whole.take_back_turn();
+        if turns >= whole.turns().len() {
             return whole;
         }
-        let mut record = self.record();
-        record.turns.truncate(turns);
-        // A prefix of a game the engine accepted is itself a game the engine accepts: every
-        // turn but the last of an accepted record is a complete legal turn.
-        Referee::from_record(&record)
-            .unwrap_or_else(|_| Referee::new(*self.field(), self.starter()))
+        let mut game = whole.game;
+        while game.outcome().is_some() || game.steps_in_turn() > 0 || game.turn_number() > turns {
+            if !game.undo_step() {
+                break;
+            }
+        }
+        Referee { game, ending: None }
     }
 
     /// The position (the current unfinished turn's steps included).
@@ -99,20 +97,29 @@ impl Referee {
         self.game.to_move()
     }
 
-    /// The completed turns.
-    pub fn turns(&self) -> &[Vec<u8>] {
-        &self.turns
+    /// The completed turns, the game-ending one included, starting with the starter's.
+    pub fn turns(&self) -> Vec<Vec<u8>> {
+        let mut turns = self.game.turns();
+        if self.outcome().is_some() {
+            // The game ended during turn `turn_number`: the turns before it are the game's
+            // own, the ending one is as it was played (none for a verdict).
+            turns.truncate(self.game.turn_number().saturating_sub(1));
+            turns.extend(self.ending.clone());
+        } else {
+            turns.truncate(self.game.turn_number());
+        }
+        turns
     }
 
     /// The digits of the current unfinished turn.
-    pub fn partial(&self) -> &[u8] {
-        &self.partial
+    pub fn partial(&self) -> Vec<u8> {
+        self.game.current_turn()
     }
 
     /// The record of the completed turns (spec §5), without a verdict.
     pub fn record(&self) -> Record {
         let mut record = Record::new(*self.field(), self.starter());
-        record.turns = self.turns.clone();
+        record.turns = self.turns();
         record
     }
 
@@ -125,16 +132,14 @@ impl Referee {
 
     /// One step of the player to move, made on this screen. A refused step changes nothing.
     pub fn step(&mut self, dir: Dir) -> Result<Progress, IllegalStep> {
-        let effect = self.game.step(dir)?;
-        self.partial.push(dir.digit());
-        Ok(match effect {
+        let partial = self.partial();
+        Ok(match self.game.step(dir)? {
             StepEffect::Bounce => Progress::StepAgain,
-            StepEffect::TurnOver => {
-                self.turns.push(std::mem::take(&mut self.partial));
-                Progress::TurnOver
-            }
+            StepEffect::TurnOver => Progress::TurnOver,
             StepEffect::GameOver(outcome) => {
-                self.turns.push(std::mem::take(&mut self.partial));
+                let mut ending = partial;
+                ending.push(dir.digit());
+                self.ending = Some(ending);
                 Progress::GameOver(outcome)
             }
         })
@@ -142,11 +147,7 @@ impl Referee {
 
     /// Takes back the last step of the current unfinished turn; false if it has none.
     pub fn take_back(&mut self) -> bool {
-        if self.partial.is_empty() || !self.game.undo_step() {
-            return false;
-        }
-        self.partial.pop();
-        true
+        self.game.outcome().is_none() && self.game.steps_in_turn() > 0 && self.game.undo_step()
     }
 
     /// Takes back every step of the current unfinished turn.
@@ -164,7 +165,9 @@ impl Referee {
         }
         self.take_back_turn();
         let outcome = self.game.play_turn(digits);
-        self.turns.push(digits.to_vec());
+        if outcome.is_some() {
+            self.ending = Some(digits.to_vec());
+        }
         outcome
     }
 
@@ -184,29 +187,23 @@ impl Referee {
         if self.outcome().is_none() {
             self.take_back_turn();
             self.game.adjudicate(outcome);
+            self.ending = None;
         }
         self.outcome()
     }
 
-    /// Every line drawn by a step, in play order, with the side that drew it.
-    ///
-    /// Each completed turn but a game-ending one is a complete legal turn, so it drew one line
-    /// per digit; the game-ending turn drew whatever lines remain (a goal ignores the digits
-    /// after it, a fault stops at the faulty one), and the unfinished turn's lines are the
-    /// mover's.
+    /// Every line drawn by a step, in play order, with the side that drew it: the game's
+    /// steps, each charged to the side that was to move when it was taken.
     pub fn lines(&self) -> Vec<(Point, Point, Side)> {
-        let segments = self.game.step_segments();
-        let mut out = Vec::with_capacity(segments.len());
-        let mut rest = segments.into_iter();
-        let mut side = self.starter();
-        let last = self.turns.len();
-        for (i, turn) in self.turns.iter().enumerate() {
-            let ends_game = i + 1 == last && self.outcome().is_some();
-            let take = if ends_game { usize::MAX } else { turn.len() };
-            out.extend(rest.by_ref().take(take).map(|(a, b)| (a, b, side)));
-            side = side.opponent();
+        let mut replay = Game::new(*self.field(), self.starter());
+        let mut out = Vec::new();
+        for (a, b) in self.game.step_segments() {
+            let side = replay.to_move();
+            if let Some(dir) = engine::soccer::field::dir_between(a, b) {
+                let _ = replay.step(dir);
+            }
+            out.push((a, b, side));
         }
-        out.extend(rest.map(|(a, b)| (a, b, self.to_move())));
         out
     }
 }
@@ -345,6 +342,38 @@ mod tests {
         let lines = referee.lines();
         assert_eq!(lines.len(), 2);
         assert!(lines.iter().all(|l| l.2 == Side::Blue));
+    }
+
+    #[test]
+    fn the_record_keeps_the_ending_turn_as_played_and_the_history_goes_back_past_it() {
+        // A goal ignores the digits after it; the record keeps them.
+        let mut referee = Referee::new(field(2, 2), Side::Blue);
+        assert!(referee.play_turn(b"35777").is_some());
+        assert_eq!(referee.record().to_string(), "2x2 blue: 35777");
+        assert_eq!(
+            referee.after_turns(0),
+            Referee::new(field(2, 2), Side::Blue)
+        );
+        // A faulty turn that drew a step first: the position before it comes back whole.
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        referee.play_turn(b"3");
+        referee.play_turn(b"09");
+        assert_eq!(referee.record().to_string(), "8x10 red: 3/09");
+        let before = referee.after_turns(1);
+        assert_eq!(before.record().to_string(), "8x10 red: 3");
+        assert_eq!(
+            before.game(),
+            Referee::from_record(&before.record()).unwrap().game()
+        );
+        // An empty turn is recorded too, and a goal stepped here ends with the turn's steps.
+        let mut referee = Referee::new(field(8, 10), Side::Red);
+        referee.play_turn(b"");
+        assert_eq!(referee.record().to_string(), "8x10 red: {}");
+        assert_eq!(referee.turns(), [Vec::<u8>::new()]);
+        let mut referee = Referee::new(field(2, 2), Side::Red);
+        referee.step(Dir::SE).unwrap();
+        referee.step(Dir::SW).unwrap();
+        assert_eq!(referee.turns(), [b"35".to_vec()]);
     }
 
     #[test]

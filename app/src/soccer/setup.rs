@@ -153,6 +153,116 @@ impl SideSetup {
     }
 }
 
+/// The size the page opens with (the contest's usual field).
+pub const DEFAULT_SIZE: (u8, u8) = (8, 10);
+
+/// The whole set-up form: the field typed, who starts, both sides and the engine's seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub width: String,
+    pub length: String,
+    pub starter: StarterChoice,
+    /// Red's and blue's settings.
+    pub sides: [SideSetup; 2],
+    pub seed: String,
+}
+
+/// One edit of the set-up form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    Width(String),
+    Length(String),
+    /// A size preset's button.
+    Preset(u8, u8),
+    /// The `starter` select's value.
+    Starter(String),
+    /// A side's `side-…` select value.
+    Kind(Side, String),
+    /// A side's `level-…` select value.
+    Level(Side, String),
+    /// A side's time limit as typed.
+    Limit(Side, String),
+    Seed(String),
+}
+
+impl Default for Setup {
+    /// A person (red) against the engine (blue) on the contest's field, a random starter.
+    fn default() -> Setup {
+        Setup {
+            width: DEFAULT_SIZE.0.to_string(),
+            length: DEFAULT_SIZE.1.to_string(),
+            starter: StarterChoice::Random,
+            sides: [SideSetup::human(), SideSetup::engine()],
+            seed: "1".into(),
+        }
+    }
+}
+
+impl Setup {
+    /// Applies one edit; returns whether it changed the field's size.
+    pub fn apply(&mut self, edit: Edit) -> bool {
+        let index = super::players::seat;
+        match edit {
+            Edit::Width(text) => self.width = text,
+            Edit::Length(text) => self.length = text,
+            Edit::Preset(w, l) => {
+                self.width = w.to_string();
+                self.length = l.to_string();
+            }
+            Edit::Starter(value) => {
+                if let Some(choice) = StarterChoice::from_value(&value) {
+                    self.starter = choice;
+                }
+                return false;
+            }
+            Edit::Kind(side, value) => {
+                self.sides[index(side)].set_kind(&value);
+                return false;
+            }
+            Edit::Level(side, value) => {
+                if let Ok(level) = value.parse::<u8>() {
+                    self.sides[index(side)].level = level.min(MAX_LEVEL);
+                }
+                return false;
+            }
+            Edit::Limit(side, text) => {
+                self.sides[index(side)].limit = text;
+                return false;
+            }
+            Edit::Seed(text) => {
+                self.seed = text;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// One side's settings.
+    pub fn side(&self, side: Side) -> &SideSetup {
+        &self.sides[super::players::seat(side)]
+    }
+
+    /// The field typed.
+    pub fn field(&self) -> Result<Field, SizeError> {
+        parse_size(&self.width, &self.length)
+    }
+
+    /// The engine's seed (1 unless a whole number is typed).
+    pub fn seed(&self) -> u64 {
+        self.seed.trim().parse::<u64>().unwrap_or(1)
+    }
+
+    /// Both sides' time limits, or the first side's error.
+    pub fn limits(&self) -> Result<[Option<u32>; 2], String> {
+        Ok([self.sides[0].limit_ms()?, self.sides[1].limit_ms()?])
+    }
+
+    /// Both sides' players.
+    pub fn kinds(&self) -> [PlayerKind; 2] {
+        [self.sides[0].player(), self.sides[1].player()]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +326,31 @@ mod tests {
             Ok(None),
             "its own referee keeps simulated time"
         );
+    }
+
+    #[test]
+    fn edits_change_the_form_and_say_when_the_field_changed() {
+        let mut setup = Setup::default();
+        assert_eq!(setup.field(), Field::new(8, 10).map_err(SizeError::Field));
+        assert!(setup.apply(Edit::Preset(10, 8)));
+        assert_eq!(setup.field(), Field::new(10, 8).map_err(SizeError::Field));
+        assert!(setup.apply(Edit::Width("7".into())));
+        assert!(setup.field().is_err());
+        assert!(!setup.apply(Edit::Level(Side::Blue, "99".into())));
+        assert_eq!(setup.side(Side::Blue).level, MAX_LEVEL);
+        assert!(!setup.apply(Edit::Starter("nobody".into())));
+        assert_eq!(setup.starter, StarterChoice::Random);
+        assert!(!setup.apply(Edit::Starter("blue".into())));
+        assert_eq!(setup.starter, StarterChoice::Fixed(Side::Blue));
+        assert_eq!(setup.limits(), Ok([None, Some(1000)]));
+        setup.apply(Edit::Limit(Side::Red, "x".into()));
+        assert!(setup.limits().is_err());
+        setup.apply(Edit::Kind(Side::Red, "engine".into()));
+        assert_eq!(setup.kinds()[0].value(), "engine");
+        setup.apply(Edit::Seed("junk".into()));
+        assert_eq!(setup.seed(), 1);
+        setup.apply(Edit::Seed(" 42 ".into()));
+        assert_eq!(setup.seed(), 42);
     }
 
     #[test]

@@ -99,11 +99,43 @@ pub struct End {
     pub frame_fault: Option<FrameFault>,
 }
 
-/// The running clock: whose turn it is and until when.
+/// One player's clock for one turn: the turn counts if it is complete strictly before
+/// `start + turn_ms`, so at the deadline itself the player is out of time. Every clock that
+/// judges a turn (this referee's, the browser's) asks this type, so the boundary is one rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Clock {
+pub struct TurnClock {
     side: Side,
     deadline: u64,
+}
+
+impl TurnClock {
+    /// `side`'s clock, started at `now_ms` with `turn_ms` to play.
+    pub fn start(side: Side, now_ms: u64, turn_ms: u64) -> TurnClock {
+        TurnClock {
+            side,
+            deadline: now_ms.saturating_add(turn_ms),
+        }
+    }
+
+    /// Whose turn it times.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The first moment the player is out of time.
+    pub fn deadline(&self) -> u64 {
+        self.deadline
+    }
+
+    /// Whether the player is out of time at `now_ms`: a turn completed then no longer counts.
+    pub fn expired(&self, now_ms: u64) -> bool {
+        now_ms >= self.deadline
+    }
+
+    /// The time left at `now_ms` (zero once expired).
+    pub fn left(&self, now_ms: u64) -> u64 {
+        self.deadline.saturating_sub(now_ms)
+    }
 }
 
 /// Referee of one game. See the module documentation.
@@ -114,7 +146,7 @@ pub struct Referee {
     turn_ms: u64,
     scanners: [TurnScanner; 2],
     /// `None` once the game is over.
-    clock: Option<Clock>,
+    clock: Option<TurnClock>,
     end: Option<End>,
     transmit: VecDeque<Transmit>,
     events: VecDeque<RefereeEvent>,
@@ -148,10 +180,7 @@ impl Referee {
             game: Game::new(field, starter),
             turn_ms: settings.turn_ms,
             scanners: Default::default(),
-            clock: Some(Clock {
-                side: starter,
-                deadline: now_ms.saturating_add(settings.turn_ms),
-            }),
+            clock: Some(TurnClock::start(starter, now_ms, settings.turn_ms)),
             end: None,
             transmit,
             events: VecDeque::new(),
@@ -212,7 +241,7 @@ impl Referee {
     /// Lets time pass: ends the game if the player on turn ran out of time by `now_ms`.
     pub fn poll(&mut self, now_ms: u64) {
         if let Some(clock) = self.clock
-            && now_ms >= clock.deadline
+            && clock.expired(now_ms)
         {
             self.finish(
                 Outcome {
@@ -275,10 +304,7 @@ impl Referee {
                 });
                 self.events.push_back(RefereeEvent::Played { side, turn });
                 self.scanners[index(opponent)].reset();
-                self.clock = Some(Clock {
-                    side: opponent,
-                    deadline: now_ms.saturating_add(self.turn_ms),
-                });
+                self.clock = Some(TurnClock::start(opponent, now_ms, self.turn_ms));
             }
             // The rules accepted something that cannot be framed: impossible for an empty
             // turn (it stops on the start point, which is a bounce point by then), but if it
