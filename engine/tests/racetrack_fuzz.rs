@@ -92,7 +92,7 @@ proptest! {
         }
         match Circuit::parse(&bytes) {
             Ok(c) => prop_assert_eq!(c.to_text(LineEnding::CrLf).len(), 15_200),
-            Err(CircuitError::NonAscii { line, column, byte: b }) => {
+            Err(CircuitError::NonAscii { line, column, byte: b, .. }) => {
                 prop_assert!(!b.is_ascii() && (1..=100).contains(&line) && (1..=151).contains(&column));
             }
             Err(CircuitError::LineLength { line, found }) => {

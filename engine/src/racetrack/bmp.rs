@@ -6,21 +6,42 @@
 //! and RLE) and maps each pixel to the nearest of the 16 colours. The round trip keeps the
 //! colours; characters outside the table (drawn bright green) come back as `K`.
 
+mod header;
+
 use super::Circuit;
 use super::colour::{self, PALETTE};
 
-/// Why an image could not be read as a circuit.
+pub use header::Part;
+
+/// Why an image could not be read as a circuit. Each names the place: the header field and its
+/// byte offset (from 0), or where a file cut short ends.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BmpError {
     /// The data does not start with the `BM` signature.
     #[error("not a BMP file (it does not start with \"BM\")")]
     NotBmp,
+    /// A header field with a value this reader cannot take.
+    #[error("BMP header: {field} (byte {offset}) is {found}, expected {expected}")]
+    Field {
+        field: &'static str,
+        offset: usize,
+        found: i64,
+        expected: String,
+    },
+    /// The file ends before all its headers, colours and pixels (`len` bytes in all).
+    #[error("the BMP ends after {len} bytes, {inside}")]
+    Truncated { len: usize, inside: Part },
     /// A BMP of another size.
     #[error("the image is {width} × {height} pixels, a circuit is 150 × 100")]
     Size { width: u32, height: u32 },
-    /// A BMP the decoder refuses (truncated, unsupported header or compression…).
-    #[error("unreadable BMP: {0}")]
-    Decode(String),
+    /// Something the headers do not show that the decoder still refuses (bit-field masks,
+    /// a run-length code): its message, with where that part of the file starts.
+    #[error("BMP {part} (from byte {offset}): {message}")]
+    Decode {
+        part: &'static str,
+        offset: usize,
+        message: String,
+    },
 }
 
 const HEADER: usize = 14 + 40 + 16 * 4;
@@ -73,16 +94,29 @@ pub fn read(bytes: &[u8]) -> Result<Circuit, BmpError> {
     if !bytes.starts_with(b"BM") {
         return Err(BmpError::NotBmp);
     }
-    let decoder = image::codecs::bmp::BmpDecoder::new(std::io::Cursor::new(bytes))
-        .map_err(|e| BmpError::Decode(e.to_string()))?;
+    let layout = header::check(bytes)?;
+    // The headers are sound and the file long enough: what the decoder may still refuse is in
+    // the masks (bit fields) or in the pixels.
+    let (part, offset) = if layout.compression == 3 {
+        ("bit-field masks", 54)
+    } else {
+        ("pixel data", layout.pixel_offset)
+    };
+    let failed = |e: image::ImageError| BmpError::Decode {
+        part,
+        offset,
+        message: e.to_string(),
+    };
+    let decoder =
+        image::codecs::bmp::BmpDecoder::new(std::io::Cursor::new(bytes)).map_err(failed)?;
     let (width, height) = decoder.dimensions();
     if (width, height) != (Circuit::WIDTH as u32, Circuit::HEIGHT as u32) {
         return Err(BmpError::Size { width, height });
     }
     let image = image::DynamicImage::from_decoder(decoder)
-        .map_err(|e| BmpError::Decode(e.to_string()))?
+        .map_err(failed)?
         .to_rgb8();
-    let mut circuit = Circuit::filled(b'A').map_err(|e| BmpError::Decode(e.to_string()))?;
+    let mut circuit = Circuit::blank();
     for (x, y, pixel) in image.enumerate_pixels() {
         let ch = colour::char_for_rgb(pixel.0);
         // Every palette character is storable and (x, y) is inside the grid: cannot fail.
@@ -270,6 +304,17 @@ mod tests {
         }
     }
 
+    /// The spec's BMP of a blank circuit with the little-endian `value` written at `offset`.
+    fn patched(offset: usize, value: &[u8]) -> Vec<u8> {
+        let mut b = write(&Circuit::blank());
+        b[offset..offset + value.len()].copy_from_slice(value);
+        b
+    }
+
+    fn message(bytes: &[u8]) -> String {
+        read(bytes).unwrap_err().to_string()
+    }
+
     #[test]
     fn clear_errors() {
         assert_eq!(read(b"PK\x03\x04"), Err(BmpError::NotBmp));
@@ -281,9 +326,123 @@ mod tests {
                 height: 100
             })
         );
-        let mut truncated = write(&Circuit::blank());
-        truncated.truncate(500);
-        assert!(matches!(read(&truncated), Err(BmpError::Decode(_))));
-        assert!(matches!(read(b"BM"), Err(BmpError::Decode(_))));
+        assert_eq!(
+            message(&patched(22, &(-7i32).to_le_bytes())),
+            "the image is 150 × 7 pixels, a circuit is 150 × 100"
+        );
+    }
+
+    #[test]
+    fn header_errors_name_the_field_and_its_byte() {
+        for (offset, value, expected) in [
+            (
+                26,
+                &2u16.to_le_bytes()[..],
+                "planes (byte 26) is 2, expected 1",
+            ),
+            (
+                14,
+                &20u32.to_le_bytes(),
+                "header size (byte 14) is 20, expected 12, 40, 52, 56, 108 or 124",
+            ),
+            (
+                28,
+                &7u16.to_le_bytes(),
+                "bits per pixel (byte 28) is 7, expected 1, 2, 4, 8, 16, 24 or 32",
+            ),
+            (
+                30,
+                &9u32.to_le_bytes(),
+                "compression (byte 30) is 9, expected 0 (none), 1 (RLE8), 2 (RLE4) or 3 (bit \
+                 fields)",
+            ),
+            (
+                30,
+                &1u32.to_le_bytes(),
+                "bits per pixel (byte 28) is 4, expected a value that suits compression 1 \
+                 (RLE8, which needs 8 bits per pixel)",
+            ),
+            (
+                46,
+                &17u32.to_le_bytes(),
+                "colours used (byte 46) is 17, expected at most 16 for 4 bits per pixel",
+            ),
+            (
+                10,
+                &20u32.to_le_bytes(),
+                "pixel data offset (byte 10) is 20, expected at least 118, where the headers \
+                 and colour table end",
+            ),
+        ] {
+            assert_eq!(
+                message(&patched(offset, value)),
+                format!("BMP header: {expected}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_cut_short_says_where_it_ends() {
+        let whole = write(&Circuit::blank());
+        for (len, expected) in [
+            (2, "inside the header field pixel data offset (byte 10)"),
+            (20, "inside the header field width (byte 18)"),
+            (27, "inside the header field planes (byte 26)"),
+            (64, "inside entry 2 of the colour table"),
+            (
+                118,
+                "before its pixel data, which the header puts at byte 118",
+            ),
+            (500, "inside the pixel data of row 94 (stored row 6 of 100)"),
+            (
+                7717,
+                "inside the pixel data of row 0 (stored row 100 of 100)",
+            ),
+        ] {
+            assert_eq!(
+                message(&whole[..len]),
+                format!("the BMP ends after {len} bytes, {expected}")
+            );
+        }
+        // Top-down rows: the first stored row is the circuit's row 0.
+        let top_down = bmp24(150, -100, |_, _| [0, 0, 0]);
+        assert_eq!(
+            message(&top_down[..54 + 452 * 3 + 10]),
+            format!(
+                "the BMP ends after {} bytes, inside the pixel data of row 3 (stored row 4 of 100)",
+                54 + 452 * 3 + 10
+            )
+        );
+    }
+
+    /// An 8-bit run-length encoded BMP: `rows` rows of one run of 150 black pixels, then (when
+    /// `end`) the end-of-bitmap mark.
+    fn rle8(rows: usize, end: bool) -> Vec<u8> {
+        let mut b = bmp_bits(8, &[[0, 0, 0], [128, 128, 128]], |_, _| 0);
+        let offset = 54 + 2 * 4;
+        b.truncate(offset);
+        b[30..34].copy_from_slice(&1u32.to_le_bytes());
+        for _ in 0..rows {
+            b.extend_from_slice(&[150, 1, 0, 0]);
+        }
+        if end {
+            b.extend_from_slice(&[0, 1]);
+        }
+        b
+    }
+
+    #[test]
+    fn run_length_encoded_images_read_and_a_cut_stream_is_placed() {
+        let c = read(&rle8(100, true)).unwrap();
+        assert!(c.is_track(0, 0) && c.is_track(149, 99));
+        let cut = rle8(40, false);
+        assert_eq!(
+            message(&cut),
+            format!(
+                "the BMP ends after {} bytes, inside the pixel data of row 59 (stored row 41 \
+                 of 100)",
+                cut.len()
+            )
+        );
     }
 }

@@ -19,18 +19,22 @@ pub struct Circuit {
 /// Why a `.cir` file could not be read. Lines and columns are 1-based, as an editor shows them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CircuitError {
-    /// A byte outside ASCII.
-    #[error("line {line}, column {column}: byte 0x{byte:02X} is not ASCII")]
+    /// A byte outside ASCII (`offset` counts bytes from the start of the file, from 0).
+    #[error("line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not ASCII")]
     NonAscii {
         line: usize,
         column: usize,
+        offset: usize,
         byte: u8,
     },
     /// A line that is not exactly 150 characters long.
-    #[error("line {line}: {found} characters, a circuit line has exactly 150")]
+    #[error(
+        "line {line}: {}, a circuit line has exactly 150",
+        text::count(*found, "character")
+    )]
     LineLength { line: usize, found: usize },
     /// A file that does not have exactly 100 lines.
-    #[error("{found} lines, a circuit has exactly 100")]
+    #[error("{}, a circuit has exactly 100", text::count(*found, "line"))]
     LineCount { found: usize },
 }
 
@@ -94,15 +98,16 @@ impl Circuit {
     /// Reads a `.cir` file: 100 lines of exactly 150 ASCII characters, ended by LF, CRLF or CR
     /// (the last terminator is optional). Any other shape is an error naming its place.
     pub fn parse(bytes: &[u8]) -> Result<Circuit, CircuitError> {
-        let lines = text::lines(bytes);
+        let lines = text::lines_at(bytes);
         // Report a bad byte or a bad line among the first 100 before a bad line count: it is the
         // more precise place.
         let mut cells = Vec::with_capacity(Self::LEN);
-        for (i, line) in lines.iter().take(Self::HEIGHT as usize).enumerate() {
+        for (i, &(start, line)) in lines.iter().take(Self::HEIGHT as usize).enumerate() {
             if let Some(col) = line.iter().position(|b| !b.is_ascii()) {
                 return Err(CircuitError::NonAscii {
                     line: i + 1,
                     column: col + 1,
+                    offset: start + col,
                     byte: line[col],
                 });
             }
@@ -269,10 +274,30 @@ mod tests {
             CircuitError::NonAscii {
                 line: 3,
                 column: 10,
+                offset: 311,
                 byte: 0xE9
             }
         );
+        assert_eq!(
+            err.to_string(),
+            "line 3, column 10 (byte 311): byte 0xE9 is not ASCII"
+        );
         assert_eq!(err.cell(), (9, 2));
+        // The first bad place wins: line 1 is short before line 2 has a bad byte.
+        let mut bytes = text(1, 5, "\r\n");
+        bytes.push(0x80);
+        assert_eq!(
+            Circuit::parse(&bytes).unwrap_err().to_string(),
+            "line 1: 5 characters, a circuit line has exactly 150"
+        );
+        assert_eq!(
+            Circuit::parse(&text(1, 150, "\n")).unwrap_err().to_string(),
+            "1 line, a circuit has exactly 100"
+        );
+        assert_eq!(
+            Circuit::parse(&text(100, 1, "\n")).unwrap_err().to_string(),
+            "line 1: 1 character, a circuit line has exactly 150"
+        );
     }
 
     #[test]

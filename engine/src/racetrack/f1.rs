@@ -29,12 +29,21 @@ pub enum F1Error {
     /// The file ends before its pilot line (1) or its circuit line (2).
     #[error("line {line}: missing the {what} line")]
     Missing { line: usize, what: &'static str },
-    /// A line among the positions that is not `x,y`.
+    /// A line among the positions that is not `x,y` (`found` quotes at most 60 bytes of it).
     #[error("line {line}: {found} is not a position `x,y`")]
     NotAPosition { line: usize, found: String },
     /// A position whose number does not fit in 32 bits.
     #[error("line {line}: number out of range in {found}")]
     OutOfRange { line: usize, found: String },
+    /// A byte outside ASCII among the positions (`offset` counts bytes from the start of the
+    /// file, from 0). The same wording as the `.cir` reader's.
+    #[error("line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not ASCII")]
+    NonAscii {
+        line: usize,
+        column: usize,
+        offset: usize,
+        byte: u8,
+    },
 }
 
 impl F1Error {
@@ -43,7 +52,8 @@ impl F1Error {
         match *self {
             F1Error::Missing { line, .. }
             | F1Error::NotAPosition { line, .. }
-            | F1Error::OutOfRange { line, .. } => line,
+            | F1Error::OutOfRange { line, .. }
+            | F1Error::NonAscii { line, .. } => line,
         }
     }
 }
@@ -55,20 +65,6 @@ fn free_text(line: &[u8]) -> String {
         Ok(s) => s.to_string(),
         Err(_) => line.iter().map(|&b| b as char).collect(),
     }
-}
-
-/// A line shown in an error message: quoted, with anything unprintable escaped, and cut short.
-fn shown(line: &[u8]) -> String {
-    let mut s: String = line
-        .iter()
-        .take(40)
-        .flat_map(|&b| std::ascii::escape_default(b))
-        .map(char::from)
-        .collect();
-    if line.len() > 40 {
-        s.push('…');
-    }
-    format!("\"{s}\"")
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -117,32 +113,43 @@ impl ResultFile {
     /// Reads a result file. Lines end in CR, LF or CRLF; blank lines at the end are ignored;
     /// any other line after the second that is not `x,y` is an error naming its line.
     pub fn parse(bytes: &[u8]) -> Result<ResultFile, F1Error> {
-        let lines = text::lines(bytes);
-        let pilot = lines.first().ok_or(F1Error::Missing {
+        let lines = text::lines_at(bytes);
+        let (_, pilot) = lines.first().ok_or(F1Error::Missing {
             line: 1,
             what: "pilot",
         })?;
-        let circuit = lines.get(1).ok_or(F1Error::Missing {
+        let (_, circuit) = lines.get(1).ok_or(F1Error::Missing {
             line: 2,
             what: "circuit",
         })?;
         let body = &lines[2..];
-        let used = body.iter().rposition(|l| !is_blank(l)).map_or(0, |i| i + 1);
+        let used = body
+            .iter()
+            .rposition(|(_, l)| !is_blank(l))
+            .map_or(0, |i| i + 1);
         let mut positions = Vec::with_capacity(used);
-        for (i, line) in body[..used].iter().enumerate() {
+        for (i, &(start, line)) in body[..used].iter().enumerate() {
             let line_no = i + 3;
+            if let Some(col) = line.iter().position(|b| !b.is_ascii()) {
+                return Err(F1Error::NonAscii {
+                    line: line_no,
+                    column: col + 1,
+                    offset: start + col,
+                    byte: line[col],
+                });
+            }
             match position(line) {
                 Ok(p) => positions.push(p),
                 Err(Bad::Syntax) => {
                     return Err(F1Error::NotAPosition {
                         line: line_no,
-                        found: shown(line),
+                        found: text::quote(line),
                     });
                 }
                 Err(Bad::Range) => {
                     return Err(F1Error::OutOfRange {
                         line: line_no,
-                        found: shown(line),
+                        found: text::quote(line),
                     });
                 }
             }
@@ -235,6 +242,27 @@ mod tests {
         }
         let err = ResultFile::parse(b"me\nc\n99999999999,4\n").unwrap_err();
         assert!(matches!(err, F1Error::OutOfRange { line: 3, .. }));
+        assert_eq!(
+            err.to_string(),
+            "line 3: number out of range in \"99999999999,4\""
+        );
+    }
+
+    #[test]
+    fn bad_bytes_give_their_place_and_long_lines_are_cut() {
+        let err = ResultFile::parse(b"me\r\nc\r\n40,4\r\n41,\xe94\r\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 4, column 4 (byte 16): byte 0xE9 is not ASCII"
+        );
+        assert_eq!(err.line(), 4);
+        let mut text = b"me\nc\n".to_vec();
+        text.extend_from_slice(&[b'7'; 10_000]);
+        let err = ResultFile::parse(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("line 3: \"{}…\" is not a position `x,y`", "7".repeat(60))
+        );
     }
 
     #[test]

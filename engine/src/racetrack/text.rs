@@ -24,18 +24,24 @@ impl LineEnding {
 /// The lines of `bytes`, without terminators. A terminator at the very end does not open an
 /// empty last line; `"a\r\n\r\n"` is two lines, `"a"` and `""`.
 pub(crate) fn lines(bytes: &[u8]) -> Vec<&[u8]> {
+    lines_at(bytes).into_iter().map(|(_, line)| line).collect()
+}
+
+/// [`lines`] with the byte offset where each line starts, so that a reader can say where in the
+/// file a bad byte is.
+pub(crate) fn lines_at(bytes: &[u8]) -> Vec<(usize, &[u8])> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'\n' => {
-                out.push(&bytes[start..i]);
+                out.push((start, &bytes[start..i]));
                 i += 1;
                 start = i;
             }
             b'\r' => {
-                out.push(&bytes[start..i]);
+                out.push((start, &bytes[start..i]));
                 i += if bytes.get(i + 1) == Some(&b'\n') {
                     2
                 } else {
@@ -47,9 +53,36 @@ pub(crate) fn lines(bytes: &[u8]) -> Vec<&[u8]> {
         }
     }
     if start < bytes.len() {
-        out.push(&bytes[start..]);
+        out.push((start, &bytes[start..]));
     }
     out
+}
+
+/// `n thing` or `n things`, for messages that count.
+pub(crate) fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// How many bytes of the offending input an error message quotes, at most.
+pub(crate) const QUOTE_MAX: usize = 60;
+
+/// Bytes shown in an error message: quoted, anything unprintable escaped, and cut after
+/// [`QUOTE_MAX`] bytes with an ellipsis, so that a huge input never makes a huge message.
+pub(crate) fn quote(bytes: &[u8]) -> String {
+    let mut s: String = bytes
+        .iter()
+        .take(QUOTE_MAX)
+        .flat_map(|&b| std::ascii::escape_default(b))
+        .map(char::from)
+        .collect();
+    if bytes.len() > QUOTE_MAX {
+        s.push('…');
+    }
+    format!("\"{s}\"")
 }
 
 #[cfg(test)]
@@ -63,5 +96,19 @@ mod tests {
         assert_eq!(lines(b"a\r\n\r\n"), vec![&b"a"[..], b""]);
         assert_eq!(lines(b"\n\r"), vec![&b""[..], b""]);
         assert!(lines(b"").is_empty());
+        assert_eq!(
+            lines_at(b"ab\r\ncd\re"),
+            vec![(0, &b"ab"[..]), (4, b"cd"), (7, b"e")]
+        );
+    }
+
+    #[test]
+    fn counts_and_quotes() {
+        assert_eq!(count(1, "line"), "1 line");
+        assert_eq!(count(0, "line"), "0 lines");
+        assert_eq!(count(2, "character"), "2 characters");
+        assert_eq!(quote(b"41;4\t\xe9"), "\"41;4\\t\\xe9\"");
+        let long = quote(&[b'x'; 500]);
+        assert_eq!(long, format!("\"{}…\"", "x".repeat(60)));
     }
 }
