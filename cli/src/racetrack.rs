@@ -90,10 +90,11 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("{}: cannot write", output.display()))?;
             let report = conformity::check(&circuit);
             if !report.is_conforming() {
+                let n = report.violations.len();
                 eprintln!(
-                    "note: {} is not conforming ({} violation(s)); `quadrille verifcir` tells why",
+                    "note: {} is not conforming ({n} violation{}); `quadrille verifcir` tells why",
                     output.display(),
-                    report.violations.len()
+                    if n == 1 { "" } else { "s" }
                 );
             }
             Ok(ExitCode::SUCCESS)
@@ -185,6 +186,8 @@ struct ValidJson<'a> {
     moves: usize,
     time: f64,
     speed_kmh: f64,
+    #[serde(flatten)]
+    conformity: ConformityJson,
 }
 
 #[derive(Serialize)]
@@ -196,6 +199,20 @@ struct InvalidJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
     message: String,
+    #[serde(flatten)]
+    conformity: ConformityJson,
+}
+
+/// Whether the circuit the lap was judged on passes `verifcir`: the verdict stands either way
+/// (the spec judges a lap on the circuit given), but a lap on a non-conforming circuit must not
+/// look like an ordinary one. Absent when the circuit was not read (a syntax fault).
+#[derive(Serialize)]
+struct ConformityJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    circuit_conforming: Option<bool>,
+    /// The first violation, as `verifcir` words it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    circuit_problem: Option<String>,
 }
 
 /// Finds the circuit named on line 2 of a result file, next to it. The name may carry a DOS or
@@ -262,6 +279,21 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
         }
     };
     let (pilot, circuit_name) = (pilot.as_str(), circuit_name.as_str());
+    // The first conformity problem of the circuit judged on, if it has one.
+    let problem = circuit
+        .as_ref()
+        .and_then(|c| conformity::check(c).violations.into_iter().next());
+    if let (Some(v), Some(path)) = (&problem, &circuit_path) {
+        eprintln!(
+            "warning: {} is not a conforming circuit ({v}); the lap is judged on it all the \
+             same, but `quadrille verifcir` refuses it",
+            path.display()
+        );
+    }
+    let conformity_json = || ConformityJson {
+        circuit_conforming: circuit.as_ref().map(|_| problem.is_none()),
+        circuit_problem: problem.as_ref().map(|v| v.to_string()),
+    };
 
     if opts.log
         && let Some(path) = &circuit_path
@@ -287,6 +319,7 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
                 moves: lap.moves,
                 time: lap.time,
                 speed_kmh: lap.speed_kmh,
+                conformity: conformity_json(),
             })?,
             Verdict::Invalid(fault) => serde_json::to_string(&InvalidJson {
                 valid: false,
@@ -294,6 +327,7 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
                 step: fault.step(),
                 line: fault.line(),
                 message: fault.to_string(),
+                conformity: conformity_json(),
             })?,
         };
         outln!("{out}")?;
@@ -307,6 +341,9 @@ fn testf1(file: &Path, opts: &Testf1) -> anyhow::Result<ExitCode> {
             animate::play(circuit, &f.positions, &verdict, opts.delay)?;
         }
         print_text(file, pilot, circuit_name, &verdict)?;
+        if let Some(v) = &problem {
+            outln!("Warning     : the circuit is not conforming: {v}")?;
+        }
     }
     Ok(if verdict.is_valid() {
         ExitCode::SUCCESS
@@ -335,11 +372,63 @@ fn print_text(file: &Path, pilot: &str, circuit: &str, verdict: &Verdict) -> std
     Ok(())
 }
 
+/// Appends one line to the judge's log so that concurrent judges never interleave: the file is
+/// opened `O_APPEND`, held under an exclusive lock, and the whole line, terminator included, is
+/// handed to the kernel in one `write` (an append of that size is not split on a local file
+/// system; the lock covers the others).
 fn append_log(path: &Path, line: &str) -> anyhow::Result<()> {
     let mut f = fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .with_context(|| format!("{}: cannot open the log", path.display()))?;
-    writeln!(f, "{line}").with_context(|| format!("{}: cannot write the log", path.display()))
+    match f.lock() {
+        Err(e) if e.kind() != std::io::ErrorKind::Unsupported => {
+            return Err(e).with_context(|| format!("{}: cannot lock the log", path.display()));
+        }
+        _ => {}
+    }
+    let whole = format!("{line}\n");
+    f.write_all(whole.as_bytes())
+        .with_context(|| format!("{}: cannot write the log", path.display()))
+    // Closing the file releases the lock.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Threads appending to one log (as concurrent `testf1` runs do): every line comes out
+    /// whole, none lost, none merged with another.
+    #[test]
+    fn concurrent_appends_keep_every_line_whole() {
+        const THREADS: usize = 8;
+        const LINES: usize = 3000;
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("ring.log");
+        let writers: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let log = log.clone();
+                std::thread::spawn(move || {
+                    for i in 0..LINES {
+                        let line = format!("{t}\t{i}\t{}", "x".repeat(1 + t * 20));
+                        append_log(&log, &line).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let text = fs::read_to_string(&log).unwrap();
+        let mut seen = vec![0; THREADS];
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 3, "a torn line: {line:.60}");
+            let t: usize = fields[0].parse().unwrap();
+            assert_eq!(fields[2].len(), 1 + t * 20, "a torn line: {line:.60}");
+            seen[t] += 1;
+        }
+        assert_eq!(seen, vec![LINES; THREADS]);
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::fuzz::{self, FuzzOptions};
 use crate::test::StageName;
 
 /// The help text, also printed after a usage error.
@@ -14,8 +15,14 @@ commands:
         (default 8080), rebuilding on changes
   test [--only <stage>[,<stage>...]]
         install what the tests need, then run every stage, stopping at the first failure:
-        fmt, clippy, test (native), wasm (headless Chromium), build (release trunk build),
-        e2e (Playwright against that build)
+        fmt, clippy, test (native), fuzz (25 s of libFuzzer per reader), wasm (headless
+        Chromium), build (release trunk build), e2e (Playwright against that build)
+  fuzz [--seconds <N>] [<target>...]
+        fuzz the readers with libFuzzer (cargo-fuzz), <N> seconds per target (default 300);
+        targets: cir, f1, bmp, record, protocol, netlist (default: all). Failing inputs are
+        kept in fuzz/regressions/<target>/
+  fuzz --plant [--seconds <N>]
+        check that the fuzzer finds a panic planted in the .F1 reader within <N> seconds
   setup
         only install what `serve` and `test` need
   pilots
@@ -32,6 +39,7 @@ pub enum Command {
     Pilots,
     Serve(ServeOptions),
     Test(TestOptions),
+    Fuzz(FuzzOptions),
 }
 
 /// Options of `cargo xtask serve`.
@@ -60,6 +68,7 @@ pub enum UsageError {
     MissingValue(&'static str),
     BadPort(String),
     UnknownStage(String),
+    BadSeconds(String),
 }
 
 impl fmt::Display for UsageError {
@@ -72,6 +81,7 @@ impl fmt::Display for UsageError {
             }
             Self::MissingValue(option) => write!(f, "`{option}` needs a value"),
             Self::BadPort(p) => write!(f, "`{p}` is not a port number (1-65535)"),
+            Self::BadSeconds(s) => write!(f, "`{s}` is not a number of seconds (at least 1)"),
             Self::UnknownStage(s) => write!(
                 f,
                 "unknown stage `{s}` (stages: {})",
@@ -105,6 +115,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, UsageErr
         },
         "serve" => parse_serve(args).map(Command::Serve),
         "test" => parse_test(args).map(Command::Test),
+        "fuzz" => parse_fuzz(args).map(Command::Fuzz),
         _ => Err(UsageError::UnknownCommand(command)),
     }
 }
@@ -159,6 +170,33 @@ fn parse_test(mut args: impl Iterator<Item = String>) -> Result<TestOptions, Usa
             _ => {
                 return Err(UsageError::UnknownOption {
                     command: "test",
+                    option: arg,
+                });
+            }
+        }
+    }
+    Ok(options)
+}
+
+fn parse_fuzz(mut args: impl Iterator<Item = String>) -> Result<FuzzOptions, UsageError> {
+    let mut options = FuzzOptions::default();
+    while let Some(arg) = args.next() {
+        let (name, inline) = split_inline(&arg);
+        match name {
+            "--seconds" => {
+                let value = inline
+                    .or_else(|| args.next())
+                    .ok_or(UsageError::MissingValue("--seconds"))?;
+                options.seconds = match value.parse::<u64>() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(UsageError::BadSeconds(value)),
+                };
+            }
+            "--plant" if inline.is_none() => options.plant = true,
+            _ if !arg.starts_with('-') && fuzz::target(&arg).is_some() => options.targets.push(arg),
+            _ => {
+                return Err(UsageError::UnknownOption {
+                    command: "fuzz",
                     option: arg,
                 });
             }
@@ -243,6 +281,44 @@ mod tests {
                 command: "pilots",
                 option: "--release".into()
             })
+        );
+    }
+
+    #[test]
+    fn fuzz_takes_seconds_targets_and_plant() {
+        assert_eq!(parse_str("fuzz"), Ok(Command::Fuzz(FuzzOptions::default())));
+        assert_eq!(
+            parse_str("fuzz --seconds 3600 bmp cir"),
+            Ok(Command::Fuzz(FuzzOptions {
+                seconds: 3600,
+                targets: vec!["bmp".into(), "cir".into()],
+                plant: false,
+            }))
+        );
+        assert_eq!(
+            parse_str("fuzz --plant --seconds=25"),
+            Ok(Command::Fuzz(FuzzOptions {
+                seconds: 25,
+                targets: vec![],
+                plant: true,
+            }))
+        );
+        assert_eq!(
+            parse_str("fuzz --seconds 0"),
+            Err(UsageError::BadSeconds("0".into()))
+        );
+        assert_eq!(
+            parse_str("fuzz png"),
+            Err(UsageError::UnknownOption {
+                command: "fuzz",
+                option: "png".into()
+            })
+        );
+        assert_eq!(
+            parse_str("test --only fuzz"),
+            Ok(Command::Test(TestOptions {
+                only: Some(vec![StageName::Fuzz])
+            }))
         );
     }
 

@@ -1,4 +1,4 @@
-//! `cargo xtask serve | test | setup | pilots`: the two commands that take a fresh machine (rustup, cargo
+//! `cargo xtask serve | test | fuzz | setup | pilots`: the two commands that take a fresh machine (rustup, cargo
 //! and node only) to a running app or a green test suite, installing whatever is missing first.
 //!
 //! Everything the project needs at build or test time is installed here, from package registries
@@ -6,6 +6,7 @@
 //! offline CI machines.
 
 mod cli;
+mod fuzz;
 mod lockfile;
 mod pilots;
 mod process;
@@ -42,6 +43,11 @@ fn main() -> ExitCode {
         }),
         Command::Serve(options) => serve::run_serve(&options),
         Command::Test(options) => test::run_tests(&options),
+        Command::Fuzz(options) => workspace::Workspace::locate().and_then(|ws| {
+            let setup = setup::Setup::new(&ws)?;
+            let cargo_fuzz = setup.cargo_fuzz()?;
+            fuzz::run_fuzz(&ws, setup.env(), &cargo_fuzz, &options)
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

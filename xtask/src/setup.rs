@@ -24,6 +24,9 @@ pub const WASI_TARGET: &str = "wasm32-wasip1";
 /// trunk's version is pinned: 0.22 needs a newer rustc than the project's.
 const TRUNK_VERSION: &str = "0.21.14";
 
+/// cargo-fuzz runs the `fuzz` stage (libFuzzer); this version builds with the project's rustc.
+const CARGO_FUZZ_VERSION: &str = "0.13.2";
+
 /// A program (or file) the tests need from the system's package manager.
 struct SystemPackage {
     /// What shows the package is there.
@@ -128,6 +131,8 @@ pub struct Tools {
     pub node: PathBuf,
     pub chromium: Option<PathBuf>,
     pub chromedriver: Option<PathBuf>,
+    /// Set by [`Setup::everything`] only.
+    pub cargo_fuzz: Option<PathBuf>,
 }
 
 /// Finds or installs the tools, printing one line per check and the installers' own progress.
@@ -165,7 +170,13 @@ impl<'a> Setup<'a> {
         let mut tools = self.build_tools(true)?;
         tools.chromium = self.env.which("chromium");
         tools.chromedriver = self.env.which("chromedriver");
+        tools.cargo_fuzz = Some(self.cargo_fuzz()?);
         Ok(tools)
+    }
+
+    /// cargo-fuzz, for the `fuzz` stage and `cargo xtask fuzz`.
+    pub fn cargo_fuzz(&self) -> Result<PathBuf> {
+        self.cargo_tool("cargo-fuzz", "cargo-fuzz", CARGO_FUZZ_VERSION, true, "2")
     }
 
     /// What `cargo xtask pilots` needs: the WASI target and clang with wasi-libc.
@@ -189,6 +200,7 @@ impl<'a> Setup<'a> {
             node,
             chromium: None,
             chromedriver: None,
+            cargo_fuzz: None,
         })
     }
 

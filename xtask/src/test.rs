@@ -5,6 +5,7 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 use crate::cli::TestOptions;
+use crate::fuzz;
 use crate::process::run;
 use crate::setup::{Setup, Tools, WASI_TARGET, WASM_TARGET};
 use crate::stages::Report;
@@ -18,17 +19,19 @@ pub enum StageName {
     Clippy,
     Doc,
     Test,
+    Fuzz,
     Wasm,
     Build,
     E2e,
 }
 
 impl StageName {
-    pub const ALL: [StageName; 7] = [
+    pub const ALL: [StageName; 8] = [
         Self::Fmt,
         Self::Clippy,
         Self::Doc,
         Self::Test,
+        Self::Fuzz,
         Self::Wasm,
         Self::Build,
         Self::E2e,
@@ -40,6 +43,7 @@ impl StageName {
             Self::Clippy => "clippy",
             Self::Doc => "doc",
             Self::Test => "test",
+            Self::Fuzz => "fuzz",
             Self::Wasm => "wasm",
             Self::Build => "build",
             Self::E2e => "e2e",
@@ -60,6 +64,7 @@ impl StageName {
             Self::Test => {
                 "example pilots (cargo xtask pilots), then cargo test --workspace (native)"
             }
+            Self::Fuzz => "cargo fuzz: 25 s of libFuzzer on each reader",
             Self::Wasm => "wasm-bindgen tests in headless Chromium",
             Self::Build => "trunk build --release",
             Self::E2e => "Playwright e2e suite against the release build on loopback",
@@ -104,6 +109,18 @@ fn run_stages(
                 crate::pilots::build(ws, setup)?;
                 run(cargo(ws, setup).args(["test", "--workspace"]))
             }
+            StageName::Fuzz => fuzz::run_fuzz(
+                ws,
+                setup.env(),
+                tools
+                    .cargo_fuzz
+                    .as_deref()
+                    .context("cargo-fuzz is not installed")?,
+                &fuzz::FuzzOptions {
+                    seconds: fuzz::STAGE_SECONDS,
+                    ..fuzz::FuzzOptions::default()
+                },
+            ),
             StageName::Wasm => wasm_tests(ws, setup, &tools),
             StageName::Build => release_build(ws, setup, &tools),
             StageName::E2e => e2e(ws, setup, &tools),
