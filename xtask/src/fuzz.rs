@@ -300,8 +300,16 @@ fn fuzz_one(
             command.arg(dir);
         }
     }
+    command.arg("--");
+    // A dictionary of the format's words, where one helps the mutations (JSON keys, cell types).
+    let dict = ws
+        .root()
+        .join("fuzz/dict")
+        .join(format!("{}.dict", target.name));
+    if dict.is_file() {
+        command.arg(format!("-dict={}", dict.display()));
+    }
     command
-        .arg("--")
         .arg(format!("-max_total_time={seconds}"))
         .arg(format!("-max_len={}", target.max_len))
         .arg("-timeout=10")
