@@ -293,6 +293,7 @@ mod tests {
                 seconds: 3600,
                 targets: vec!["bmp".into(), "cir".into()],
                 plant: false,
+                seed: None,
             }))
         );
         assert_eq!(
@@ -301,6 +302,7 @@ mod tests {
                 seconds: 25,
                 targets: vec![],
                 plant: true,
+                seed: None,
             }))
         );
         assert_eq!(

@@ -82,6 +82,9 @@ pub struct FuzzOptions {
     pub targets: Vec<String>,
     /// Instead of fuzzing: build with the planted panic and check it is found in `seconds`.
     pub plant: bool,
+    /// libFuzzer's random seed; `None` lets it pick one. The stage fixes it, so that a fresh
+    /// clone (CI) mutates the same way from the same seeds, as far as the time allows.
+    pub seed: Option<u64>,
 }
 
 impl Default for FuzzOptions {
@@ -90,6 +93,7 @@ impl Default for FuzzOptions {
             seconds: DEFAULT_SECONDS,
             targets: Vec::new(),
             plant: false,
+            seed: None,
         }
     }
 }
@@ -112,22 +116,14 @@ struct Outcome {
 /// with the inputs kept in `fuzz/regressions/`.
 pub fn run_fuzz(ws: &Workspace, env: &Env, cargo_fuzz: &Path, options: &FuzzOptions) -> Result<()> {
     if options.plant {
-        return planted(ws, env, cargo_fuzz, options.seconds);
+        return planted(ws, env, cargo_fuzz, options);
     }
     let targets = chosen(&options.targets)?;
     build(ws, env, cargo_fuzz, &build_dir(ws), None)?;
     let mut failed = Vec::new();
     for target in targets {
         let started = Instant::now();
-        let outcome = fuzz_one(
-            ws,
-            env,
-            cargo_fuzz,
-            target,
-            options.seconds,
-            &build_dir(ws),
-            None,
-        )?;
+        let outcome = fuzz_one(ws, env, cargo_fuzz, target, options, &build_dir(ws), None)?;
         let runs = outcome
             .executions
             .map_or_else(|| "? runs".to_owned(), |n| format!("{n} runs"));
@@ -260,10 +256,11 @@ fn fuzz_one(
     env: &Env,
     cargo_fuzz: &Path,
     target: Target,
-    seconds: u64,
+    options: &FuzzOptions,
     target_dir: &Path,
     rustflags: Option<&str>,
 ) -> Result<Outcome> {
+    let seconds = options.seconds;
     let root = fuzz_root(ws);
     let planted = rustflags.is_some();
     let (corpus, artifacts, log) = if planted {
@@ -316,6 +313,9 @@ fn fuzz_one(
         .arg("-rss_limit_mb=2048")
         .arg(format!("-artifact_prefix={}/", artifacts.display()))
         .arg("-print_final_stats=1");
+    if let Some(seed) = options.seed {
+        command.arg(format!("-seed={seed}"));
+    }
     let log_file = fs::File::create(&log).with_context(|| format!("creating {}", log.display()))?;
     command.stdout(log_file.try_clone()?).stderr(log_file);
     println!("fuzz {}: {}", target.name, process::display(&command));
@@ -358,7 +358,8 @@ fn keep(ws: &Workspace, target: Target, findings: &[PathBuf]) -> Result<Vec<Path
 
 /// Builds the targets with the planted panic and checks that fuzzing its target from the seeds
 /// alone finds it within `seconds`: the proof that the stage's time finds a real reader bug.
-fn planted(ws: &Workspace, env: &Env, cargo_fuzz: &Path, seconds: u64) -> Result<()> {
+fn planted(ws: &Workspace, env: &Env, cargo_fuzz: &Path, options: &FuzzOptions) -> Result<()> {
+    let seconds = options.seconds;
     let target = target(PLANTED).expect("the planted target exists");
     let dir = fuzz_root(ws).join("plant-build");
     build(ws, env, cargo_fuzz, &dir, Some(PLANT_FLAGS))?;
@@ -368,7 +369,7 @@ fn planted(ws: &Workspace, env: &Env, cargo_fuzz: &Path, seconds: u64) -> Result
         env,
         cargo_fuzz,
         target,
-        seconds,
+        options,
         &dir,
         Some(PLANT_FLAGS),
     )?;

@@ -118,6 +118,7 @@ fn run_stages(
                     .context("cargo-fuzz is not installed")?,
                 &fuzz::FuzzOptions {
                     seconds: fuzz::STAGE_SECONDS,
+                    seed: Some(1),
                     ..fuzz::FuzzOptions::default()
                 },
             ),
