@@ -9,8 +9,11 @@
 use std::sync::OnceLock;
 
 use engine::racetrack::{Circuit, LineEnding, ResultFile, bmp, conformity, judge, samples};
-use engine::soccer::protocol::{Decoder, TurnScanner};
+use engine::soccer::Side;
+use engine::soccer::player::PlayerSession;
+use engine::soccer::protocol::{Decoder, Turn, TurnScanner};
 use engine::soccer::record::Record;
+use engine::soccer::referee::{Referee, Settings};
 
 /// What a target does with one input; it panics on a finding.
 pub type Body = fn(&[u8]);
@@ -92,18 +95,19 @@ pub fn bmp(data: &[u8]) {
     }
 }
 
-/// The game-record reader and its replay (moves judged, verdict suffix checked). Bytes that are
-/// not UTF-8 are read with replacement characters, as a lossy text input would be.
+/// The game-record reader (raw bytes, as from a file or a wire) and its replay: the moves
+/// judged, the verdict suffix checked.
 pub fn record(data: &[u8]) {
-    let text = String::from_utf8_lossy(data);
-    if let Ok(record) = Record::parse(&text) {
+    if let Ok(record) = Record::parse_bytes(data) {
         let _ = record.replay();
         let _ = record.to_string();
     }
 }
 
-/// The serial protocol's two decoders: referee → player messages (the same items whether the
-/// bytes come all at once or one by one) and the referee's turn scanner.
+/// The serial protocol's readers: the referee → player decoder (the same items whether the bytes
+/// come all at once or one by one), the referee's turn scanner, a turn's digits, and both
+/// protocol state machines, the player's session and the referee (red sends the first half of
+/// the bytes, blue the rest, with no time passing).
 pub fn protocol(data: &[u8]) {
     let whole = Decoder::new().decode_all(data);
     let mut decoder = Decoder::new();
@@ -112,6 +116,13 @@ pub fn protocol(data: &[u8]) {
     let mut scanner = TurnScanner::new();
     for &b in data {
         let _ = scanner.push(b);
+    }
+    let _ = Turn::new(data);
+    PlayerSession::new().handle_input(data);
+    if let Ok(mut referee) = Referee::new(Settings::default(), Side::Red, 0) {
+        let (red, blue) = data.split_at(data.len() / 2);
+        referee.handle_input(Side::Red, red, 0);
+        referee.handle_input(Side::Blue, blue, 0);
     }
 }
 
