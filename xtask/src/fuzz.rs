@@ -137,7 +137,7 @@ pub fn run_fuzz(ws: &Workspace, env: &Env, cargo_fuzz: &Path, options: &FuzzOpti
             continue;
         }
         let kept = keep(ws, target, &outcome.findings)?;
-        println!("{}", tail(&outcome.log, 30));
+        println!("{}", finding(&outcome.log));
         println!(
             "fuzz {:<9} FAILED after {runs}: {} (log: {})",
             target.name,
@@ -377,7 +377,7 @@ fn planted(ws: &Workspace, env: &Env, cargo_fuzz: &Path, options: &FuzzOptions) 
     let log = fs::read_to_string(&outcome.log).unwrap_or_default();
     let found = !outcome.succeeded && log.contains("planted panic: the fuzz stage found it");
     if !found {
-        println!("{}", tail(&outcome.log, 30));
+        println!("{}", finding(&outcome.log));
         bail!(
             "the planted panic in the `{}` reader was NOT found in {seconds} s (log: {})",
             target.name,
@@ -415,11 +415,21 @@ fn count_files(dir: &Path) -> usize {
     fs::read_dir(dir).map_or(0, |entries| entries.count())
 }
 
-/// The last `n` lines of a log file.
-fn tail(path: &Path, n: usize) -> String {
+/// What a libFuzzer log says went wrong: from the panic (or libFuzzer's own report of a
+/// timeout or out-of-memory) on, 20 lines; else the log's last 20 lines.
+fn finding(path: &Path) -> String {
     let text = fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
+    let start = lines
+        .iter()
+        .position(|l| l.contains("panicked at") || (l.starts_with("==") && l.contains("ERROR")))
+        .unwrap_or(lines.len().saturating_sub(20));
+    lines[start..]
+        .iter()
+        .take(20)
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
@@ -448,6 +458,28 @@ mod tests {
         let log = "#2\tINITED\nDone 1234 runs in 25 second(s)\nstat::number_of_executed_units: 1234\nstat::average_exec_per_sec:     49\n";
         assert_eq!(executions(log), Some(1234));
         assert_eq!(executions("crash"), None);
+    }
+
+    #[test]
+    fn a_finding_is_shown_from_the_panic_on() {
+        let log = std::env::temp_dir().join(format!("xtask-finding-{}.log", std::process::id()));
+        let mut text = String::from("INFO: Seed: 1\n#2\tINITED\n");
+        text.push_str("thread '<unnamed>' panicked at src/lib.rs:1:1:\nboom\n");
+        text.push_str(&"noise\n".repeat(40));
+        fs::write(&log, &text).unwrap();
+        let shown = finding(&log);
+        assert!(shown.starts_with("thread '<unnamed>' panicked at src/lib.rs:1:1:\nboom\n"));
+        assert_eq!(shown.lines().count(), 20);
+        fs::write(
+            &log,
+            "a\nb\n==1== ERROR: libFuzzer: timeout after 10 seconds\nc\n",
+        )
+        .unwrap();
+        assert_eq!(
+            finding(&log),
+            "==1== ERROR: libFuzzer: timeout after 10 seconds\nc"
+        );
+        fs::remove_file(&log).unwrap();
     }
 
     #[test]
