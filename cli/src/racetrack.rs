@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use engine::racetrack::conformity::{self, Report, Violation};
 use engine::racetrack::judge::{self, Fault, Verdict};
-use engine::racetrack::{Circuit, LineEnding, ResultFile, bmp, f1, log};
+use engine::racetrack::{self, Circuit, LineEnding, ResultFile, bmp, f1, log};
 use serde::Serialize;
 
 use crate::out::outln;
@@ -246,7 +246,8 @@ fn find_circuit(result_file: &Path, name: &str) -> anyhow::Result<PathBuf> {
         }
     }
     bail!(
-        "circuit {base:?} (line 2 of {}) not found in {}; give it with --circuit",
+        "circuit {} (line 2 of {}) not found in {}; give it with --circuit",
+        racetrack::quote(base.as_bytes()),
         result_file.display(),
         dir.display()
     )

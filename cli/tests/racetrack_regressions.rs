@@ -208,3 +208,23 @@ fn a_one_line_circuit_says_one_line() {
         )
     );
 }
+
+/// A result file whose second line is huge named its circuit whole in the error: now the name
+/// is cut at 60 bytes.
+#[test]
+fn a_missing_circuit_is_quoted_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let f1 = dir.path().join("lap.f1");
+    fs::write(&f1, format!("P\r\n{}.cir\r\n40,4\r\n", "n".repeat(100_000))).unwrap();
+    let out = run(&["testf1", s(&f1), "-l"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "quadrille: circuit \"{}…\" (line 2 of {}) not found in {}; give it with --circuit\n",
+            "n".repeat(60),
+            f1.display(),
+            dir.path().display()
+        )
+    );
+}

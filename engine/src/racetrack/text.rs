@@ -68,11 +68,12 @@ pub(crate) fn count(n: usize, thing: &str) -> String {
 }
 
 /// How many bytes of the offending input an error message quotes, at most.
-pub(crate) const QUOTE_MAX: usize = 60;
+pub const QUOTE_MAX: usize = 60;
 
 /// Bytes shown in an error message: quoted, anything unprintable escaped, and cut after
-/// [`QUOTE_MAX`] bytes with an ellipsis, so that a huge input never makes a huge message.
-pub(crate) fn quote(bytes: &[u8]) -> String {
+/// [`QUOTE_MAX`] bytes with an ellipsis, so that a huge input never makes a huge message (the
+/// readers and the CLI quote input through this one function, in one style).
+pub fn quote(bytes: &[u8]) -> String {
     let mut s: String = bytes
         .iter()
         .take(QUOTE_MAX)
