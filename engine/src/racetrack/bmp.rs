@@ -31,9 +31,6 @@ pub enum BmpError {
     /// The file ends before all its headers, colours and pixels (`len` bytes in all).
     #[error("the BMP ends after {len} bytes, {inside}")]
     Truncated { len: usize, inside: Part },
-    /// A BMP of another size.
-    #[error("the image is {width} × {height} pixels, a circuit is 150 × 100")]
-    Size { width: u32, height: u32 },
     /// Something the headers do not show that the decoder still refuses (bit-field masks,
     /// a run-length code): its message, with where that part of the file starts.
     #[error("BMP {part} (from byte {offset}): {message}")]
@@ -89,8 +86,6 @@ pub fn write(circuit: &Circuit) -> Vec<u8> {
 /// Reads a 150 × 100 BMP as a circuit, each pixel becoming the character of the nearest of the
 /// 16 palette colours (dark grey → track).
 pub fn read(bytes: &[u8]) -> Result<Circuit, BmpError> {
-    use image::ImageDecoder;
-
     if !bytes.starts_with(b"BM") {
         return Err(BmpError::NotBmp);
     }
@@ -109,10 +104,7 @@ pub fn read(bytes: &[u8]) -> Result<Circuit, BmpError> {
     };
     let decoder =
         image::codecs::bmp::BmpDecoder::new(std::io::Cursor::new(bytes)).map_err(failed)?;
-    let (width, height) = decoder.dimensions();
-    if (width, height) != (Circuit::WIDTH as u32, Circuit::HEIGHT as u32) {
-        return Err(BmpError::Size { width, height });
-    }
+    // The headers were checked to say 150 × 100, so the decoder's dimensions are those.
     let image = image::DynamicImage::from_decoder(decoder)
         .map_err(failed)?
         .to_rgb8();
@@ -320,15 +312,13 @@ mod tests {
         assert_eq!(read(b"PK\x03\x04"), Err(BmpError::NotBmp));
         assert_eq!(read(b""), Err(BmpError::NotBmp));
         assert_eq!(
-            read(&bmp24(151, 100, |_, _| [0, 0, 0])),
-            Err(BmpError::Size {
-                width: 151,
-                height: 100
-            })
+            message(&bmp24(151, 100, |_, _| [0, 0, 0])),
+            "BMP header: width (byte 18) is 151, expected 150 (a circuit is 150 × 100 pixels)"
         );
         assert_eq!(
             message(&patched(22, &(-7i32).to_le_bytes())),
-            "the image is 150 × 7 pixels, a circuit is 150 × 100"
+            "BMP header: height (byte 22) is -7, expected 100, or -100 for rows stored top-down \
+             (a circuit is 150 × 100 pixels)"
         );
     }
 

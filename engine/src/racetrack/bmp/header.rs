@@ -131,11 +131,18 @@ pub(super) fn check(bytes: &[u8]) -> Result<Layout, BmpError> {
         colours_used = f.u32("colours used", 46)?;
     }
     let (w, h) = (super::Circuit::WIDTH as i64, super::Circuit::HEIGHT as i64);
-    if width != w || height.abs() != h {
-        return Err(BmpError::Size {
-            width: width.unsigned_abs().min(u32::MAX.into()) as u32,
-            height: height.unsigned_abs().min(u32::MAX.into()) as u32,
-        });
+    let (width_at, height_at) = if core { (18, 20) } else { (18, 22) };
+    if width != w {
+        let expected = format!("{w} (a circuit is {w} × {h} pixels)");
+        return Err(field("width", width_at, width, expected));
+    }
+    if height.abs() != h {
+        let expected = if core {
+            format!("{h} (a circuit is {w} × {h} pixels)")
+        } else {
+            format!("{h}, or -{h} for rows stored top-down (a circuit is {w} × {h} pixels)")
+        };
+        return Err(field("height", height_at, height, expected));
     }
     let top_down = height < 0;
     if planes.0 != 1 {
