@@ -15,8 +15,9 @@ commands:
         (default 8080), rebuilding on changes
   test [--only <stage>[,<stage>...]]
         install what the tests need, then run every stage, stopping at the first failure:
-        fmt, clippy, test (native), fuzz (25 s of libFuzzer per reader), wasm (headless
-        Chromium), build (release trunk build), e2e (Playwright against that build)
+        fmt, clippy, doc (rustdoc, warnings denied), test (native), fuzz (25 s of libFuzzer
+        per reader), wasm (headless Chromium), build (release trunk build), e2e (Playwright
+        against that build)
   fuzz [--seconds <N>] [<target>...]
         fuzz the readers with libFuzzer (cargo-fuzz), <N> seconds per target (default 300);
         targets: cir, f1, bmp, record, protocol, netlist (default: all). Failing inputs are
