@@ -159,10 +159,14 @@ fn clippy(ws: &Workspace, setup: &Setup) -> Result<()> {
 /// Formatting of the workspace and of the example pilots' own workspace.
 fn fmt(ws: &Workspace, setup: &Setup) -> Result<()> {
     run(cargo(ws, setup).args(["fmt", "--all", "--", "--check"]))?;
-    run(cargo(ws, setup)
-        .args(["fmt", "--all", "--manifest-path"])
-        .arg(ws.root().join("pilots").join("Cargo.toml"))
-        .args(["--", "--check"]))
+    // The example pilots and the fuzz targets are workspaces of their own.
+    for dir in ["pilots", "fuzz"] {
+        run(cargo(ws, setup)
+            .args(["fmt", "--all", "--manifest-path"])
+            .arg(ws.root().join(dir).join("Cargo.toml"))
+            .args(["--", "--check"]))?;
+    }
+    Ok(())
 }
 
 /// The API docs of every crate, with broken intra-doc links and malformed doc comments as
