@@ -1,22 +1,19 @@
 //! The field's zoom and pan as the wheel, the pointer and the zoom keys drive it, free of
-//! browser types so every gesture is unit-tested: the wheel zooms about the pointer, a press
-//! that moves past [`PAN_THRESHOLD`] from empty paper (anywhere with the space bar held, or with
-//! the middle button) drags the field, two fingers pinch, and a press that does not move is a
-//! click, which steps the ball exactly as before. The arithmetic is the shared [`crate::zoom`]'s.
+//! browser types so every gesture is unit-tested. The gestures themselves (the wheel zooms about
+//! the pointer, a press that moves far enough from empty paper — anywhere with the space bar
+//! held, or with the middle button — drags the field, two fingers pinch, a press that does not
+//! move is a click) are the shared [`crate::gesture::Gesture`], the same machine as the circuit
+//! editor's and the pilot lab's; what is the field's own is following the ball and the zoom
+//! label.
 
 use engine::soccer::Point;
 
 use crate::geometry::FieldView;
-use crate::zoom::{Stage, View, Wheel};
-
-/// How far (CSS pixels) a press must move before it pans: less is a click, which plays.
-pub const PAN_THRESHOLD: f64 = 4.0;
+use crate::gesture::{self, Gesture, Moved, PanStart, Pointer};
+use crate::zoom::{Stage, View};
 
 /// The part of the frame the ball may leave before the view follows it, on each side.
 const FOLLOW_MARGIN: f64 = 0.2;
-
-/// The middle mouse button, which always pans.
-const MIDDLE_BUTTON: i16 = 1;
 
 /// A pointer going down on the field.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,29 +28,6 @@ pub struct Touchdown {
     pub touch: bool,
     /// Whether a click there would step the ball (a drag from there is a click, not a pan).
     pub on_target: bool,
-}
-
-/// What a press on the field is doing.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Press {
-    /// Down at `start`: a click, or a pan once it moves far enough if `pans`.
-    Down {
-        pointer: i32,
-        start: (f64, f64),
-        pans: bool,
-    },
-    /// Dragging the field: the view `from` moves with the pointer since `start`.
-    Panning {
-        pointer: i32,
-        from: View,
-        start: (f64, f64),
-    },
-    /// Two fingers: zoom and pan from `from`, the view when the second finger landed.
-    Pinch {
-        from: View,
-        distance: f64,
-        middle: (f64, f64),
-    },
 }
 
 /// The cursor that tells what a press would do.
@@ -78,20 +52,22 @@ impl Cursor {
     }
 }
 
-/// The zoom and pan of one field canvas, and the gesture under way.
-#[derive(Clone, Debug, Default)]
+/// The zoom and pan of one field canvas: the shared gesture machine, plus the ball it follows.
+#[derive(Clone, Debug)]
 pub struct Camera {
-    /// The canvas and field the view was last laid out in, and the view.
-    shot: Option<(Stage, View)>,
+    gesture: Gesture,
     /// The ball the view last followed, to re-centre only when it moves.
     followed: Option<Point>,
-    wheel: Wheel,
-    press: Option<Press>,
-    /// Fingers down, at buffer points.
-    touches: Vec<(i32, (f64, f64))>,
-    space: bool,
-    /// Set when a pan ends: the click the browser sends after it is not a step.
-    swallow_click: bool,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Camera {
+            // A press on the field may be a click that plays: it pans only once it moves.
+            gesture: Gesture::new(PanStart::AfterMoving),
+            followed: None,
+        }
+    }
 }
 
 impl Camera {
@@ -100,7 +76,7 @@ impl Camera {
     /// to the ball when the ball moved out of the middle of a zoomed-in view.
     pub fn shoot(&mut self, stage: Stage, ball: Point) -> FieldView {
         let same_field = |old: &Stage| (old.cols, old.rows) == (stage.cols, stage.rows);
-        let mut view = match self.shot {
+        let mut view = match self.gesture.shot() {
             Some((old, view)) if old == stage => view,
             Some((old, view)) if same_field(&old) && view != View::fit(old) => {
                 view.zoom_to(stage, view.scale, (0.0, 0.0))
@@ -117,18 +93,18 @@ impl Camera {
                 view = view.pan(stage, w / 2.0 - bx, h / 2.0 - by);
             }
         }
-        self.shot = Some((stage, view));
+        self.gesture.set(stage, view);
         FieldView::new(view)
     }
 
     /// The layout of the last [`Camera::shoot`] or gesture, to turn clicks into points.
     pub fn layout(&self) -> Option<FieldView> {
-        self.shot.map(|(_, view)| FieldView::new(view))
+        self.gesture.view().map(FieldView::new)
     }
 
     /// How much closer than the fitted size the view is, for the zoom button: "1×", "2.5×".
     pub fn label(&self) -> String {
-        let zoom = self.shot.map_or(1.0, |(stage, view)| {
+        let zoom = self.gesture.shot().map_or(1.0, |(stage, view)| {
             f64::from(view.scale) / f64::from(stage.fit_scale())
         });
         let tenths = (zoom * 10.0).round();
@@ -142,166 +118,54 @@ impl Camera {
     /// The zoom buttons and keys: `0` fits the field, others step in (`> 0`) or out about the
     /// frame's centre.
     pub fn zoom(&mut self, steps: i32) {
-        self.change(|stage, view| {
-            if steps == 0 {
-                View::fit(stage)
-            } else {
-                let centre = (f64::from(stage.width) / 2.0, f64::from(stage.height) / 2.0);
-                view.zoom_steps(stage, steps, centre)
-            }
-        });
+        self.gesture.zoom(steps);
     }
 
-    /// A wheel event over buffer point `at` (see [`Wheel::event_steps`]); answers whether the
-    /// view changed.
+    /// A wheel event over buffer point `at`; answers whether the view changed.
     pub fn wheel(&mut self, delta_y: f64, mode: u32, ctrl: bool, at: (f64, f64)) -> bool {
-        let Some((stage, _)) = self.shot else {
-            return false;
-        };
-        let page = f64::from(stage.height) / stage.ratio.max(0.1);
-        let steps = self.wheel.event_steps(delta_y, mode, ctrl, page);
-        if steps == 0 {
-            return false;
-        }
-        let changed = self.change(|stage, view| view.zoom_steps(stage, steps, at));
-        if let (Some(Press::Panning { from, start, .. }), Some((_, view))) =
-            (&mut self.press, self.shot)
-        {
-            // Zoomed while dragging: the drag goes on from here.
-            (*from, *start) = (view, at);
-        }
-        changed
+        self.gesture.wheel(delta_y, mode, ctrl, at)
     }
 
     /// The space bar went down (`true`) or up: held, any drag pans.
     pub fn hold_space(&mut self, held: bool) {
-        self.space = held;
+        self.gesture.hold_space(held);
     }
 
-    /// A pointer went down.
+    /// A pointer went down; a press on a point the ball could step to is a click, not a pan.
     pub fn down(&mut self, down: Touchdown) {
-        self.swallow_click = false;
-        if down.touch {
-            self.touches.retain(|(id, _)| *id != down.pointer);
-            self.touches.push((down.pointer, down.at));
-            if let ([(_, a), (_, b)], Some((_, from))) = (self.touches.as_slice(), self.shot) {
-                // A second finger: whatever the first began becomes a pinch.
-                self.press = Some(Press::Pinch {
-                    from,
-                    distance: distance(*a, *b).max(1.0),
-                    middle: middle(*a, *b),
-                });
-                return;
-            }
-        }
-        if down.button == 0 || down.button == MIDDLE_BUTTON {
-            self.press = Some(Press::Down {
-                pointer: down.pointer,
-                start: down.at,
-                pans: down.button == MIDDLE_BUTTON || self.space || !down.on_target,
-            });
-        }
+        let pointer = Pointer {
+            id: down.pointer,
+            at: down.at,
+            button: down.button,
+            touch: down.touch,
+        };
+        // Whose the press is shows in `click_plays` and the cursor; the page needs no more.
+        let _whose = self.gesture.down(pointer, !down.on_target);
     }
 
     /// A pointer moved to buffer point `at`; answers whether the view changed.
     pub fn moved(&mut self, pointer: i32, at: (f64, f64)) -> bool {
-        if let Some(touch) = self.touches.iter_mut().find(|(id, _)| *id == pointer) {
-            touch.1 = at;
-        }
-        let Some((stage, _)) = self.shot else {
-            return false;
-        };
-        let threshold = PAN_THRESHOLD * stage.ratio;
-        let next = match self.press {
-            Some(Press::Pinch {
-                from,
-                distance: d0,
-                middle: m0,
-            }) => match self.touches.as_slice() {
-                [(_, a), (_, b)] => {
-                    let (d, m) = (distance(*a, *b), middle(*a, *b));
-                    let scale = (f64::from(from.scale) * d / d0).round().max(1.0) as u32;
-                    from.zoom_to(stage, scale, m0)
-                        .pan(stage, m.0 - m0.0, m.1 - m0.1)
-                }
-                _ => return false,
-            },
-            Some(Press::Down {
-                pointer: down,
-                start,
-                pans: true,
-            }) if down == pointer && distance(start, at) > threshold => {
-                let Some((_, from)) = self.shot else {
-                    return false;
-                };
-                self.press = Some(Press::Panning {
-                    pointer,
-                    from,
-                    start,
-                });
-                from.pan(stage, at.0 - start.0, at.1 - start.1)
-            }
-            Some(Press::Panning {
-                pointer: panning,
-                from,
-                start,
-            }) if panning == pointer => from.pan(stage, at.0 - start.0, at.1 - start.1),
-            _ => return false,
-        };
-        self.change(|_, _| next)
+        self.gesture.moved(pointer, at) == Moved::Changed
     }
 
     /// A pointer went up (or was cancelled).
     pub fn up(&mut self, pointer: i32) {
-        self.touches.retain(|(id, _)| *id != pointer);
-        match self.press {
-            Some(Press::Pinch { .. }) => {
-                // The finger left on the glass neither pans nor taps.
-                self.swallow_click = true;
-                if self.touches.is_empty() {
-                    self.press = None;
-                }
-            }
-            Some(Press::Panning { pointer: p, .. }) if p == pointer => {
-                self.swallow_click = true;
-                self.press = None;
-            }
-            Some(Press::Down { pointer: p, .. }) if p == pointer => self.press = None,
-            _ => {}
-        }
+        self.gesture.up(pointer);
     }
 
     /// Whether the click the browser sends now plays: not when it ends a pan or a pinch.
     pub fn click_plays(&mut self) -> bool {
-        !std::mem::take(&mut self.swallow_click)
+        self.gesture.click_plays()
     }
 
     /// The cursor over a point where a click would (`on_target`) or would not step the ball.
     pub fn cursor(&self, on_target: bool) -> Cursor {
-        match self.press {
-            Some(Press::Panning { .. } | Press::Pinch { .. }) => Cursor::Grabbing,
-            _ if self.space || !on_target => Cursor::Grab,
-            _ => Cursor::Click,
+        match self.gesture.cursor(!on_target) {
+            gesture::Cursor::Page => Cursor::Click,
+            gesture::Cursor::Grab => Cursor::Grab,
+            gesture::Cursor::Grabbing => Cursor::Grabbing,
         }
     }
-
-    /// Applies `change` to the view, if there is one; answers whether it changed.
-    fn change(&mut self, change: impl FnOnce(Stage, View) -> View) -> bool {
-        let Some((stage, view)) = self.shot else {
-            return false;
-        };
-        let next = change(stage, view);
-        self.shot = Some((stage, next));
-        next != view
-    }
-}
-
-fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
-    (a.0 - b.0).hypot(a.1 - b.1)
-}
-
-fn middle(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
-    ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
 }
 
 #[cfg(test)]
@@ -430,7 +294,7 @@ mod tests {
         camera.hold_space(false);
         assert_eq!(origin(&camera), (o.0 - 20, o.1 - 10));
         camera.down(Touchdown {
-            button: MIDDLE_BUTTON,
+            button: gesture::MIDDLE_BUTTON,
             ..mouse((100.0, 100.0), true)
         });
         assert!(camera.moved(1, (120.0, 100.0)));
