@@ -47,9 +47,9 @@ fn the_engine_answers_legal_turns_and_resynchronises_on_a_new_game() {
     referee.write(b"w\x0a\nl\x0a\ncb\n{4}\n");
     let answer = digits(&referee.read_until(b"}\n", READ));
     let mut game = Game::new(Field::new(10, 10).unwrap(), Side::Red);
-    assert_eq!(game.play_turn(b"4"), None);
+    assert_eq!(game.play_message(b"4"), None);
     assert_eq!(game.to_move(), Side::Blue);
-    let end = game.play_turn(&answer);
+    let end = game.play_message(&answer);
     assert!(
         end.is_none() || end.unwrap().winner == Side::Blue,
         "{end:?}"
@@ -58,7 +58,7 @@ fn the_engine_answers_legal_turns_and_resynchronises_on_a_new_game() {
     referee.write(b"w\x08\nl\x08\ncr\n{}\n");
     let answer = digits(&referee.read_until(b"}\n", READ));
     let mut game = Game::new(Field::new(8, 8).unwrap(), Side::Red);
-    let end = game.play_turn(&answer);
+    let end = game.play_message(&answer);
     assert!(end.is_none(), "{end:?}");
     assert_eq!(game.to_move(), Side::Blue);
     // Hanging up ends the player.

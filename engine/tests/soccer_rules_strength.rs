@@ -14,13 +14,13 @@ fn play(field: Field, starter: Side, engines: &mut [Engine; 2]) -> (Side, Reason
             Side::Red => 0,
             Side::Blue => 1,
         };
-        let turn = engines[who].choose_turn(&game);
+        let turn = engines[who].choose_turn(&game).expect("an open game");
         if let Some(outcome) = game.play_turn(&turn) {
             assert!(
                 !outcome.reason.is_fault(),
                 "level {} played a faulty turn {:?}",
                 engines[who].level(),
-                String::from_utf8_lossy(&turn)
+                turn
             );
             return (outcome.winner, outcome.reason, game.turn_number());
         }

@@ -14,7 +14,7 @@ use engine::soccer::search::Engine;
 use engine::soccer::{Reason, Side};
 use hdl_sim::{BoardConfig, BoardEmulator, UartConfig};
 
-const NETLIST: &str = include_str!("../../hdl/netlist/de2_115_top.json");
+use hdl_sim::reference::NETLIST;
 const CLOCK_HZ: u64 = 50_000_000;
 const CYCLES_PER_MS: u64 = CLOCK_HZ / 1000;
 /// The contest's turn clock.
@@ -69,11 +69,8 @@ fn play(
         }
         match referee.on_turn() {
             Some(side) if side != colour => {
-                let turn = opponent.choose_turn(referee.game());
-                let mut msg = vec![b'{'];
-                msg.extend(&turn);
-                msg.extend(b"}\n");
-                referee.handle_input(side, &msg, ms(board));
+                let turn = opponent.choose_turn(referee.game()).expect("an open game");
+                referee.handle_input(side, &turn.to_bytes(), ms(board));
             }
             Some(_) => {
                 let deadline = referee.next_deadline().expect("a running clock");
@@ -105,7 +102,7 @@ fn play(
     let mut game = Game::new(Field::new(width, length).expect("field"), starter);
     let mut outcome = None;
     for turn in &replay.turns {
-        outcome = game.play_turn(turn);
+        outcome = game.play_message(turn);
     }
     assert_eq!(outcome, Some(end.outcome), "replaying {record}");
     Played {

@@ -186,11 +186,15 @@ impl Opponent {
     fn choose(&mut self, game: &Game) -> Vec<u8> {
         match self {
             Opponent::Random(rng) => {
-                let turns: Vec<Vec<u8>> = game.legal_turns().take(2000).collect();
+                let turns: Vec<_> = game.legal_turns().take(2000).collect();
                 let pick = rng.below(turns.len() as u64) as usize;
-                turns[pick].clone()
+                turns[pick].digits().to_vec()
             }
-            Opponent::Engine(engine) => engine.choose_turn(game),
+            Opponent::Engine(engine) => engine
+                .choose_turn(game)
+                .expect("an open game")
+                .digits()
+                .to_vec(),
         }
     }
 }
@@ -235,7 +239,7 @@ fn play(
             total_think += reply.think_cycles;
             let before = game.clone();
             turns.push(String::from_utf8(digits.clone()).expect("ascii"));
-            let result = game.play_turn(&digits);
+            let result = game.play_message(&digits);
             let record = format!("{width}x{length} {starter}: {}", turns.join("/"));
             match result {
                 None => {}
@@ -275,7 +279,7 @@ fn play(
         } else {
             let digits = opponent.choose(&game);
             turns.push(String::from_utf8(digits.clone()).expect("ascii"));
-            game.play_turn(&digits);
+            game.play_message(&digits);
             last_opponent = Some(digits);
         }
     };
@@ -372,7 +376,7 @@ fn board_recovers_from_random_bytes() {
         let digits = turn_of(&board.reply());
         let mut game = Game::new(Field::new(8, 10).expect("field"), Side::Red);
         assert_eq!(
-            game.play_turn(&digits),
+            game.play_message(&digits),
             None,
             "after noise seed {seed}, first turn {:?} is not a complete turn",
             String::from_utf8_lossy(&digits)
@@ -407,7 +411,7 @@ fn board_resynchronises_on_w_in_the_middle_of_a_turn() {
     let digits = turn_of(&reply);
     let mut game = Game::new(Field::new(8, 10).expect("field"), Side::Red);
     assert_eq!(
-        game.play_turn(&digits),
+        game.play_message(&digits),
         None,
         "first turn {digits:?} is not a complete turn"
     );

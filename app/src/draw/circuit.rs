@@ -16,9 +16,9 @@ pub fn paint(surface: &Surface, circuit: &Circuit, view: View) {
         // One rectangle per run of equal characters: a circuit is mostly long runs.
         let mut x = 0;
         while x < cols {
-            let ch = circuit.cell(x, y);
+            let ch = circuit.cell(Pos::new(x, y));
             let run = (x..cols)
-                .take_while(|&x2| circuit.cell(x2, y) == ch)
+                .take_while(|&x2| circuit.cell(Pos::new(x2, y)) == ch)
                 .count() as i32;
             ctx.set_fill_style_str(&css_rgb(colour::rgb(ch)));
             ctx.fill_rect(

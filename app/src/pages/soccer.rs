@@ -35,8 +35,9 @@ use crate::soccer::players::{
     Delivery, EngineLink, EnginePlayer, Human, Player, PlayerKind, TurnRequest,
 };
 use crate::soccer::referee::{Progress, Referee};
-use crate::soccer::setup::{MACHINE_LIMIT_MS, SideSetup, StarterChoice, parse_size};
+use crate::soccer::setup::{MACHINE_LIMIT_MS, SideSetup, parse_size};
 use crate::workers::soccer::Answer;
+use engine::soccer::referee::Starter;
 
 /// The size the page opens with (the contest's usual field).
 const DEFAULT: (u8, u8) = (8, 10);
@@ -163,7 +164,7 @@ pub enum Msg {
 pub struct Soccer {
     width: String,
     length: String,
-    starter: StarterChoice,
+    starter: Starter,
     sides: [SideSetup; 2],
     seed: String,
     setup_error: Option<String>,
@@ -209,7 +210,7 @@ impl Component for Soccer {
         let mut soccer = Soccer {
             width: DEFAULT.0.to_string(),
             length: DEFAULT.1.to_string(),
-            starter: StarterChoice::Random,
+            starter: Starter::Random,
             sides: [SideSetup::human(), SideSetup::engine()],
             seed: "1".into(),
             setup_error: None,
@@ -259,7 +260,7 @@ impl Component for Soccer {
                 self.size_changed();
             }
             Msg::Starter(value) => {
-                if let Some(choice) = StarterChoice::from_value(&value) {
+                if let Some(choice) = Starter::from_name(&value) {
                     self.starter = choice;
                 }
             }
@@ -409,7 +410,10 @@ impl Soccer {
         let referee = match from {
             Some(referee) => referee,
             None => match parse_size(&self.width, &self.length) {
-                Ok(field) => Referee::new(field, self.starter.pick(js_sys::Math::random())),
+                Ok(field) => Referee::new(
+                    field,
+                    self.starter.pick_with(|| js_sys::Math::random() < 0.5),
+                ),
                 Err(err) => {
                     self.setup_error = Some(err.to_string());
                     return;
@@ -1012,7 +1016,7 @@ impl Soccer {
                         <select data-testid="starter"
                                 onchange={link.callback(|e: Event| Msg::Starter(select_value(&e)))}>
                             { for starter_options.iter().map(|&(value, text)| html! {
-                                <option value={value} selected={self.starter.value() == value}>{ text }</option>
+                                <option value={value} selected={self.starter.name() == value}>{ text }</option>
                             }) }
                         </select>
                     </label>

@@ -163,7 +163,7 @@ impl Referee {
             return Some(outcome);
         }
         self.take_back_turn();
-        let outcome = self.game.play_turn(digits);
+        let outcome = self.game.play_message(digits);
         self.turns.push(digits.to_vec());
         outcome
     }

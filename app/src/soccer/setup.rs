@@ -1,7 +1,6 @@
 //! The set-up form's values and what they mean: the field, who plays each side, who starts,
 //! and each side's turn time limit.
 
-use engine::soccer::Side;
 use engine::soccer::field::{Field, FieldError};
 use engine::soccer::search::MAX_LEVEL;
 
@@ -41,42 +40,6 @@ pub fn parse_size(width: &str, length: &str) -> Result<Field, SizeError> {
         })
     };
     Field::new(byte("width", width)?, byte("length", length)?).map_err(SizeError::Field)
-}
-
-/// Who plays the first turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StarterChoice {
-    /// Drawn at random when the game starts (the referee's default, spec §4).
-    Random,
-    Fixed(Side),
-}
-
-impl StarterChoice {
-    /// The option value of the `starter` select.
-    pub fn value(self) -> &'static str {
-        match self {
-            StarterChoice::Random => "random",
-            StarterChoice::Fixed(side) => side.name(),
-        }
-    }
-
-    pub fn from_value(value: &str) -> Option<StarterChoice> {
-        match value {
-            "random" => Some(StarterChoice::Random),
-            "red" => Some(StarterChoice::Fixed(Side::Red)),
-            "blue" => Some(StarterChoice::Fixed(Side::Blue)),
-            _ => None,
-        }
-    }
-
-    /// The starter, drawing with `coin` (a number in 0..1) when random.
-    pub fn pick(self, coin: f64) -> Side {
-        match self {
-            StarterChoice::Random if coin < 0.5 => Side::Red,
-            StarterChoice::Random => Side::Blue,
-            StarterChoice::Fixed(side) => side,
-        }
-    }
 }
 
 /// One side's settings.
@@ -180,20 +143,6 @@ mod tests {
             parse_size("8", ""),
             Err(SizeError::NotAByte { side: "length", .. })
         ));
-    }
-
-    #[test]
-    fn starter_values_round_trip() {
-        for choice in [
-            StarterChoice::Random,
-            StarterChoice::Fixed(Side::Red),
-            StarterChoice::Fixed(Side::Blue),
-        ] {
-            assert_eq!(StarterChoice::from_value(choice.value()), Some(choice));
-        }
-        assert_eq!(StarterChoice::Random.pick(0.2), Side::Red);
-        assert_eq!(StarterChoice::Random.pick(0.7), Side::Blue);
-        assert_eq!(StarterChoice::Fixed(Side::Blue).pick(0.2), Side::Blue);
     }
 
     #[test]

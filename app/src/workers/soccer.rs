@@ -67,7 +67,7 @@ pub fn answer_with(ask: &Ask, engine: &mut Engine, now: impl Fn() -> f64) -> Ans
     match engine.analyse(&game) {
         Some(analysis) => Answer::Turn {
             id: ask.id,
-            turn: String::from_utf8_lossy(&analysis.turn).into_owned(),
+            turn: analysis.turn.to_string(),
             depth: analysis.depth,
             nodes: analysis.nodes,
             millis: now() - started,
@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(id, 7);
         let mut game = Record::parse("8x10 red: 3/3").unwrap().replay().unwrap();
         let before = game.clone();
-        let outcome = game.play_turn(turn.as_bytes());
+        let outcome = game.play_message(turn.as_bytes());
         assert!(
             outcome.is_none_or(|o| o.winner == before.to_move()),
             "{turn}"

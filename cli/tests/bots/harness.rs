@@ -98,9 +98,9 @@ pub fn self_play(width: u8, length: u8, starter: Side, seed: u64) -> Record {
     let mut engines = [Engine::new(1, seed), Engine::new(1, seed + 1)];
     let mut record = Record::new(field, starter);
     for i in 0.. {
-        let digits = engines[i % 2].choose_turn(&game);
-        let end = game.play_turn(&digits);
-        record.turns.push(digits);
+        let turn = engines[i % 2].choose_turn(&game).expect("an open game");
+        let end = game.play_turn(&turn);
+        record.turns.push(turn.digits().to_vec());
         if let Some(outcome) = end {
             record.result = Some(outcome);
             return record;

@@ -47,7 +47,7 @@ pub fn find_lap(circuit: &Circuit) -> Option<Vec<Pos>> {
                 if p == START && v == Pos::new(0, 0) && !FIRST_MOVES.contains(&np) {
                     continue;
                 }
-                if nv.x.abs() > VMAX || nv.y.abs() > VMAX || !Circuit::contains(np.x, np.y) {
+                if nv.x.abs() > VMAX || nv.y.abs() > VMAX || !Circuit::contains(np) {
                     continue;
                 }
                 if !physics::on_track(circuit, p, np) {
