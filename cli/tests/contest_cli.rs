@@ -37,7 +37,7 @@ fn standing<'a>(pool: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn a_single_pool_contest_with_script_pilots_under_the_limits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     for (sample, name) in [
         ("ring", "ring.cir"),
@@ -189,7 +189,7 @@ command = ["./hog.sh"]
 
 #[test]
 fn thirteen_entrants_play_two_pools_then_a_final() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     // One valid ring lap, reused on thirteen copies of the ring under distinct names.
     write_sample(d, "ring", "ring.cir");
@@ -243,7 +243,7 @@ fn thirteen_entrants_play_two_pools_then_a_final() {
 
 #[test]
 fn bad_plans_are_errors_naming_the_entrant() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     write_sample(d, "ring", "ring.cir");
     let cases = [

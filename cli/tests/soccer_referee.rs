@@ -32,7 +32,7 @@ fn scripted_pair(record: &Record, red_opts: &[&str], blue_opts: &[&str]) -> (Str
 
 #[test]
 fn engine_against_engine_plays_valid_recorded_games() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let record_file = dir.path().join("games.txt");
     let log_file = dir.path().join("games.log");
     let games = [

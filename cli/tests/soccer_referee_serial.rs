@@ -105,7 +105,7 @@ fn a_silent_board_loses_on_time_at_any_line_settings() {
 
 #[test]
 fn a_board_sending_a_closing_brace_first_loses_by_illegal_step_and_the_log_shows_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let log = dir.path().join("bytes.log");
     let mut board = Pty::new();
     let referee = board_against_engine(

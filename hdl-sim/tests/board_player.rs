@@ -11,8 +11,7 @@ use hdl_sim::{BoardConfig, BoardEmulator};
 const TURN_LIMIT: u64 = 50_000_000;
 
 fn board() -> BoardEmulator {
-    BoardEmulator::from_json(hdl_sim::reference::NETLIST, BoardConfig::default())
-        .expect("the player's netlist loads")
+    testkit::board::reference_board(BoardConfig::default())
 }
 
 /// Reads one `{digits}\n` message from the board; returns the digits.

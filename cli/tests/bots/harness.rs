@@ -16,10 +16,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use engine::soccer::field::Field;
-use engine::soccer::game::Game;
 use engine::soccer::record::Record;
-use engine::soccer::search::Engine;
 use engine::soccer::{Reason, Side};
 use serialport::{SerialPort, TTYPort};
 
@@ -91,23 +88,10 @@ pub fn bot(args: &[&str]) -> String {
     spec
 }
 
-/// A whole game of the engine against itself, as a record with its result.
+/// A whole game of the level-1 engine against itself (the starter's seeded `seed`), as a
+/// record with its result.
 pub fn self_play(width: u8, length: u8, starter: Side, seed: u64) -> Record {
-    let field = Field::new(width, length).unwrap();
-    let mut game = Game::new(field, starter);
-    let mut engines = [Engine::new(1, seed), Engine::new(1, seed + 1)];
-    let mut record = Record::new(field, starter);
-    for i in 0.. {
-        let turn = engines[i % 2].choose_turn(&game).expect("an open game");
-        let end = game.play_turn(&turn);
-        record.turns.push(turn.digits().to_vec());
-        if let Some(outcome) = end {
-            record.result = Some(outcome);
-            return record;
-        }
-        assert!(i < 10_000, "self-play does not end");
-    }
-    unreachable!()
+    testkit::soccer::self_play(width, length, starter, 1, seed)
 }
 
 /// Parses a game the referee printed and checks it ended on the field (a goal or a stuck
