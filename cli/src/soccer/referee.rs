@@ -241,7 +241,14 @@ fn side_of(id: usize) -> Side {
 /// `--starter`: the engine's names, listed in `--help` and in clap's error for any other word.
 fn starter_parser() -> impl clap::builder::TypedValueParser<Value = Starter> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(Starter::ALL.map(Starter::name))
+    let listed = Starter::ALL.map(|starter| {
+        let value = clap::builder::PossibleValue::new(starter.name());
+        match starter {
+            Starter::Random => value.help("A fair coin per game, from `--seed`"),
+            Starter::Fixed(_) => value,
+        }
+    });
+    clap::builder::PossibleValuesParser::new(listed)
         // Only the listed names get here, and each is a starter's.
         .map(|name: String| Starter::from_name(&name).unwrap_or_default())
 }

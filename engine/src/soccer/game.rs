@@ -11,8 +11,8 @@
 //!   left: the mover must step again and cannot, so the mover loses at once (`stuck`), before
 //!   any further byte of the message is looked at. A turn can never *start* stuck: a turn ends
 //!   only on a point that had no line, which then has exactly one line (the arrival) and seven
-//!   free neighbours inside the field, and the kick-off point has six. [`Game::play_turn`] still
-//!   checks it, so the rule holds whatever the position.
+//!   free neighbours inside the field, and the kick-off point has six. [`Game::play_message`]
+//!   still checks it, so the rule holds whatever the position.
 //! * **Incomplete turn**: a message that stops while the mover must still step (on a bounce
 //!   point with a legal step), including the empty message `{}`.
 //! * **After end**: any byte after the step that ended the turn on a fresh point is a fault of
@@ -41,7 +41,7 @@ pub enum StepEffect {
 }
 
 /// Why [`Game::step`] refused a step. The position is unchanged: a refused step is not a fault
-/// here (a human's click can be refused); [`Game::play_turn`] turns it into `illegal_step`.
+/// here (a human's click can be refused); [`Game::play_message`] turns it into `illegal_step`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum IllegalStep {
     #[error("the game is over")]

@@ -6,7 +6,7 @@
 //! writes what [`Referee::poll_transmit`] returns and reads [`RefereeEvent`]s from
 //! [`Referee::poll_event`]. Times are milliseconds on any monotonic scale the caller likes.
 //!
-//! The rules are never judged here: every turn goes to [`Game::play_turn`].
+//! The rules are never judged here: every frame goes to [`Game::play_message`].
 //!
 //! Policies the spec leaves open, decided here:
 //!
