@@ -1,15 +1,14 @@
 //! `quadrille soccer league`: round robins of engines, the emulated reference board and bots
 //! that misbehave, judged again from their records, and the same for any number of jobs.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::record::Record;
-use harness::*;
 use serde_json::Value;
 
 /// Generous: the emulator and the bots share the machine with the rest of the test suite.

@@ -1,7 +1,6 @@
 //! `quadrille soccer play`: the engine as a board on a serial port (a pseudo-terminal here).
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::io::{Read, Write};
 use std::process::Child;
@@ -9,10 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::Side;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
-use harness::*;
 use serialport::SerialPort;
 
 const LIMIT: Duration = Duration::from_secs(60);

@@ -1,14 +1,13 @@
 //! `quadrille soccer referee` against `exec:` bots and the engine: whole games, misbehaving
 //! players, several games over one connection.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::time::{Duration, Instant};
 
+use common::soccer::*;
 use engine::soccer::record::Record;
 use engine::soccer::{Outcome, Reason, Side};
-use harness::*;
 
 const LIMIT: Duration = Duration::from_secs(30);
 

@@ -2,15 +2,14 @@
 //! program opens exactly like a USB-to-RS232 adapter, while the test plays the board on the
 //! other end byte by byte.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::process::Child;
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::record::Record;
 use engine::soccer::{Reason, Side};
-use harness::*;
 
 const LIMIT: Duration = Duration::from_secs(30);
 const READ: Duration = Duration::from_secs(10);

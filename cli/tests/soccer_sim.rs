@@ -1,12 +1,11 @@
 //! `quadrille soccer referee` with the emulated reference board (`sim`) as a player: whole games
 //! against the engine, judged again from the record.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::time::Duration;
 
-use harness::*;
+use common::soccer::*;
 
 /// Generous: the emulator shares the machine with the rest of the test suite.
 const LIMIT: Duration = Duration::from_secs(240);

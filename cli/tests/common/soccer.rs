@@ -6,9 +6,6 @@
     reason = "each test binary that includes this module uses only some of it"
 )]
 
-#[path = "../common/mod.rs"]
-mod common;
-
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::PathBuf;
@@ -25,7 +22,7 @@ use serialport::{SerialPort, TTYPort};
     unused_imports,
     reason = "each test binary that includes this module uses only some of it"
 )]
-pub use common::{assert_success, code, quadrille};
+pub use super::{assert_success, code, quadrille};
 
 /// Held while a pseudo-terminal is opened and marked close-on-exec, and while a child is
 /// spawned, so no child of a parallel test inherits another test's terminal (which would keep
