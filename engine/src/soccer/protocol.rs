@@ -63,7 +63,10 @@ impl Turn {
     }
 
     /// A turn the rules produced (a walk of legal steps), so its digits need no check. Kept
-    /// inside the crate: only [`super::game::Game`] and the searches build turns this way.
+    /// inside the crate: only [`super::game::Game`] and the searches build turns this way. The
+    /// length is not checked either: a legal turn of more than [`MAX_DIGITS`] steps exists only
+    /// in theory (a bounce chain through most of a 254×254 field), and the referee refuses its
+    /// frame as it would any other.
     pub(crate) fn from_steps(digits: Vec<u8>) -> Turn {
         debug_assert!(!digits.is_empty() && digits.iter().all(|&b| is_digit(b)));
         Turn(digits)
