@@ -397,7 +397,7 @@ fn a_demux_whose_width_wraps_is_refused_before_it_runs() {
 
 #[test]
 fn a_demux_fed_from_inputs_places_its_input_at_the_largest_select_value() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let netlist = dir.path().join("demux.json");
     let nets = |from: u32, n: u32| format!("{:?}", (from..from + n).collect::<Vec<_>>());
     std::fs::write(
@@ -480,7 +480,7 @@ fn a_failed_vcd_write_names_the_file() {
 
 #[test]
 fn a_netlist_that_is_not_utf8_is_refused_with_the_byte_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let netlist = dir.path().join("bin.json");
     std::fs::write(&netlist, b"{\"modules\": \xff}").unwrap();
     assert_eq!(

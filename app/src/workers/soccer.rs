@@ -179,7 +179,10 @@ mod tests {
         let mut fresh_differs = false;
         while game.outcome().is_none() {
             let side = usize::from(game.to_move() == Side::Blue);
-            let expected = String::from_utf8(cli[side].choose_turn(&game)).unwrap();
+            let expected = cli[side]
+                .choose_turn(&game)
+                .expect("an open game")
+                .to_string();
             let ask = Ask {
                 id: record.turns.len() as u64,
                 record: record.to_string(),
@@ -201,7 +204,7 @@ mod tests {
             if let Answer::Turn { turn, .. } = answer(&ask, || 0.0) {
                 fresh_differs |= turn != expected;
             }
-            game.play_turn(expected.as_bytes());
+            game.play_message(expected.as_bytes());
             record.turns.push(expected.into_bytes());
         }
         assert!(

@@ -242,10 +242,7 @@ mod tests {
         let record = Record::parse("2x4 red: 52/4/16017").unwrap();
         let g = record.replay().unwrap();
         assert_eq!((g.to_move(), g.ball()), (Side::Blue, Point::new(1, 0)));
-        let turns: Vec<String> = g
-            .legal_turns()
-            .map(|t| String::from_utf8(t).unwrap())
-            .collect();
+        let turns: Vec<String> = g.legal_turns().map(|t| t.to_string()).collect();
         assert_eq!(
             turns,
             [
@@ -265,7 +262,7 @@ mod tests {
         );
         let ending = |t: &str| {
             g.clone()
-                .play_turn(t.as_bytes())
+                .play_message(t.as_bytes())
                 .map(|o| (o.winner, o.reason))
         };
         assert_eq!(ending("533"), Some((Side::Red, Reason::Stuck)));
