@@ -1,7 +1,7 @@
 //! A Racetrack circuit: one square per cell, in the spec's display colours (§1), and its finish
 //! line, for every canvas that shows a circuit (the editor, the pilot lab).
 
-use engine::racetrack::{Circuit, FinishLine, colour};
+use engine::racetrack::{Circuit, FinishLine, Pos, colour};
 
 use super::css_rgb;
 use crate::canvas::Surface;
