@@ -8,7 +8,7 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const PLAYER: &str = include_str!("../../hdl/netlist/de2_115_top.json");
+use hdl_sim::reference::NETLIST as PLAYER;
 
 fn load() -> Load {
     Load {

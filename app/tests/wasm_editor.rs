@@ -19,8 +19,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 fn the_bitmap_holds_one_pixel_per_cell_in_the_spec_colours() {
     let mut circuit = Circuit::blank();
-    circuit.set(0, 0, b'J').unwrap();
-    circuit.set(149, 99, b'P').unwrap();
+    circuit.set(Pos::new(0, 0), b'J').unwrap();
+    circuit.set(Pos::new(149, 99), b'P').unwrap();
     let bitmap = render::bitmap().expect("a canvas");
     render::update_bitmap(&bitmap, &circuit).expect("pixels written");
     let ctx = bitmap
@@ -43,7 +43,7 @@ fn a_flood_fill_is_one_undo_step() {
     assert_eq!(cells.len(), 200);
     assert!(doc.paint(cells, b'M'));
     assert!(doc.end_stroke());
-    assert_eq!(doc.circuit().cell(59, 6), b'M');
+    assert_eq!(doc.circuit().cell(Pos::new(59, 6)), b'M');
     assert!(doc.undo());
     assert_eq!(doc.circuit(), &Circuit::blank());
 }

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use engine::racetrack::Circuit;
 use engine::racetrack::judge::{self, Verdict};
-use engine::racetrack::pools::{self, ContestReport, EntrantId, Outcome, PoolResults};
+use engine::racetrack::pools::{self, ContestReport, EntrantId, LapOutcome, PoolResults};
 use engine::racetrack::program::{self, RunVerdict, Stop};
 use sandbox::files;
 use serde::Serialize;
@@ -57,10 +57,10 @@ struct LapRecord {
 }
 
 impl LapRecord {
-    fn outcome(&self) -> Outcome {
+    fn outcome(&self) -> LapOutcome {
         match (self.valid, self.time, self.speed) {
-            (true, Some(time), Some(speed)) => Outcome::Valid { time, speed },
-            _ => Outcome::Invalid,
+            (true, Some(time), Some(speed)) => LapOutcome::Valid { time, speed },
+            _ => LapOutcome::Invalid,
         }
     }
 

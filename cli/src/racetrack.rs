@@ -405,7 +405,7 @@ mod tests {
     fn concurrent_appends_keep_every_line_whole() {
         const THREADS: usize = 8;
         const LINES: usize = 3000;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = testkit::scratch_dir("cli");
         let log = dir.path().join("ring.log");
         let writers: Vec<_> = (0..THREADS)
             .map(|t| {

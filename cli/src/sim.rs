@@ -6,13 +6,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+// The VCD's times are hdl-sim's (`TIME_PER_CYCLE`), chosen to line up with an Icarus Verilog
+// testbench that does `initial clk = 0; always #5 clk = ~clk;` under `timescale 1ns`.
 use hdl_sim::{
-    Direction, Limits, Module, Simulator, UartConfig, UartDriver, UartMonitor, VcdSignal, VcdWriter,
+    Direction, Limits, Module, Simulator, TIME_PER_CYCLE, UartConfig, UartDriver, UartMonitor,
+    VcdSignal, VcdWriter,
 };
-
-/// Time convention of the VCD, chosen to line up with an Icarus Verilog testbench that does
-/// `initial clk = 0; always #5 clk = ~clk;` under `timescale 1ns`.
-const HALF_PERIOD: u64 = 5;
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -206,15 +205,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             writeln!(out, "{} 0x{:02x} {shown}{flag}", b.cycle, b.byte)?;
         }
-        sim.half_step(true);
-        if let Some(v) = &mut vcd {
-            v.sample(10 * k + HALF_PERIOD, &sim)
-                .with_context(vcd_context)?;
-        }
-        sim.half_step(false);
-        if let Some(v) = &mut vcd {
-            v.sample(10 * k + 2 * HALF_PERIOD, &sim)
-                .with_context(vcd_context)?;
+        match &mut vcd {
+            Some(v) => v.dump_cycle(&mut sim).with_context(vcd_context)?,
+            None => sim.step(),
         }
     }
     if args.cycles == 0 {
@@ -224,7 +217,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(v) = vcd {
-        v.finish(10 * args.cycles).with_context(vcd_context)?;
+        v.finish(TIME_PER_CYCLE * args.cycles)
+            .with_context(vcd_context)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -25,7 +25,7 @@ fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn every_writing_command_ends_quietly_on_a_closed_pipe() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let ring = write_sample(dir.path(), "ring", "ring.cir");
     let ring = ring.to_str().unwrap();
     let plan = dir.path().join("league.toml");

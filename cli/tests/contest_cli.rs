@@ -37,7 +37,7 @@ fn standing<'a>(pool: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn a_single_pool_contest_with_script_pilots_under_the_limits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     for (sample, name) in [
         ("ring", "ring.cir"),
@@ -189,7 +189,7 @@ command = ["./hog.sh"]
 
 #[test]
 fn thirteen_entrants_play_two_pools_then_a_final() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     // One valid ring lap, reused on thirteen copies of the ring under distinct names.
     write_sample(d, "ring", "ring.cir");
@@ -243,7 +243,7 @@ fn thirteen_entrants_play_two_pools_then_a_final() {
 
 #[test]
 fn bad_plans_are_errors_naming_the_entrant() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     write_sample(d, "ring", "ring.cir");
     let cases = [
@@ -296,7 +296,7 @@ fn faults(pool: &Value, name: &str) -> Vec<(Value, String)> {
 
 #[test]
 fn wasm_entrants_race_beside_builtin_ones() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     write_sample(d, "ring", "ring.cir");
     write_sample(d, "ring", "ring2.cir");
@@ -377,7 +377,7 @@ wasm = "hog.wasm"
 
 #[test]
 fn the_example_wasm_pilots_run_a_contest() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     let mut plan = String::from("time_limit_secs = 60\n");
     for (i, (name, sample)) in [
@@ -407,7 +407,7 @@ fn the_example_wasm_pilots_run_a_contest() {
 
 #[test]
 fn result_files_are_read_without_trusting_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     let names = ["fifo", "passwd", "zero", "sparse", "big", "dir", "segv"];
     let bodies = [
@@ -469,7 +469,7 @@ fn result_files_are_read_without_trusting_them() {
 
 #[test]
 fn native_pilots_are_confined_to_their_directory() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let d = dir.path();
     write_sample(d, "ring", "ring.cir");
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -12,8 +12,8 @@ use common::{assert_success, code, run_in, write_sample};
 use serde_json::Value;
 
 /// A temporary directory holding the sample `name` as `<name>.cir`.
-fn with_sample(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn with_sample(name: &str) -> testkit::TempDir {
+    let dir = testkit::scratch_dir("cli");
     write_sample(dir.path(), name, &format!("{name}.cir"));
     dir
 }

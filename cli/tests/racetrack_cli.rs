@@ -1,8 +1,5 @@
 //! The racetrack commands as the acceptance tests use them: exit codes, JSON shapes, the log.
 
-#[path = "../../engine/tests/racetrack_support/mod.rs"]
-mod racetrack_support;
-
 mod common;
 
 use std::fs;
@@ -25,7 +22,7 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn verifcir_exit_codes_and_json() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let ring = write_sample(dir.path(), "ring", "ring.cir");
     let out = run(&["verifcir", s(&ring)]);
     assert_eq!(code(&out), 0);
@@ -65,7 +62,7 @@ fn verifcir_exit_codes_and_json() {
 /// read at all is exit 2.
 #[test]
 fn verifcir_shape_errors_are_rule_1_and_only_io_errors_are_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let bad = write_sample(dir.path(), "bad_size", "bad_size.cir");
     let out = run(&["verifcir", s(&bad), "--json"]);
     assert_eq!(code(&out), 1);
@@ -105,16 +102,16 @@ fn verifcir_shape_errors_are_rule_1_and_only_io_errors_are_exit_2() {
 fn lap_setup(dir: &Path, circuit_line: &str) -> (PathBuf, PathBuf, Vec<Pos>) {
     let cir = write_sample(dir, "ring", "ring.cir");
     let circuit = Circuit::parse(&fs::read(&cir).unwrap()).unwrap();
-    let lap = racetrack_support::find_lap(&circuit).unwrap();
+    let lap = testkit::racetrack::find_lap(&circuit).unwrap();
     let f1 = dir.join("lap.f1");
-    let file = racetrack_support::result_file("Test Pilot", circuit_line, &lap);
+    let file = testkit::racetrack::result_file("Test Pilot", circuit_line, &lap);
     fs::write(&f1, file.to_text(LineEnding::CrLf)).unwrap();
     (cir, f1, lap)
 }
 
 #[test]
 fn testf1_valid_lap_json_and_no_log_with_l() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let (cir, f1, lap) = lap_setup(dir.path(), "ring.cir");
     let out = run(&["testf1", s(&f1), "--circuit", s(&cir), "-t", "-l", "--json"]);
     assert_success(&out);
@@ -133,7 +130,7 @@ fn testf1_valid_lap_json_and_no_log_with_l() {
 
 #[test]
 fn testf1_finds_the_circuit_case_insensitively_and_logs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let (_, f1, lap) = lap_setup(dir.path(), "C:\\F1\\RING.CIR");
     // stdout is a pipe, not a terminal: no animation, text output, no hang.
     let out = run(&["testf1", s(&f1)]);
@@ -170,7 +167,7 @@ fn testf1_finds_the_circuit_case_insensitively_and_logs() {
 
 #[test]
 fn testf1_faults() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let (cir, f1, lap) = lap_setup(dir.path(), "ring.cir");
     let verdict = |body: &str| {
         fs::write(&f1, format!("P\r\nring.cir\r\n{body}")).unwrap();
@@ -228,7 +225,7 @@ fn testf1_faults() {
 
 #[test]
 fn testf1_unreadable_is_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let f1 = dir.path().join("lap.f1");
     fs::write(&f1, "P\r\nnowhere.cir\r\n40,4\r\n").unwrap();
     let out = run(&["testf1", s(&f1), "--json"]);
@@ -240,7 +237,7 @@ fn testf1_unreadable_is_exit_2() {
 
 #[test]
 fn bmp_conversions_round_trip() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     for sample in SAMPLES.iter().filter(|s| s.conforming).take(3) {
         let cir = write_sample(dir.path(), sample.name, "in.cir");
         let bmp = dir.path().join("out.bmp");

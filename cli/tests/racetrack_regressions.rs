@@ -1,9 +1,6 @@
 //! What an independent probe of the racetrack commands found (issue 19), each kept fixed: log
 //! lines of concurrent judges, laps on non-conforming circuits, and messages that name the place.
 
-#[path = "../../engine/tests/racetrack_support/mod.rs"]
-mod racetrack_support;
-
 mod common;
 
 use std::fs;
@@ -11,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::{assert_success, code, quadrille, run, write_sample};
+use engine::racetrack::physics::Pos;
 use engine::racetrack::{Circuit, LineEnding, bmp};
 use serde_json::Value;
 
@@ -31,9 +29,9 @@ fn json(out: &Output) -> Value {
 fn lap_on(dir: &Path, circuit: &Circuit, pilot: &str) -> (PathBuf, PathBuf) {
     let cir = dir.join("ring.cir");
     fs::write(&cir, circuit.to_text(LineEnding::CrLf)).unwrap();
-    let lap = racetrack_support::find_lap(circuit).expect("a lap");
+    let lap = testkit::racetrack::find_lap(circuit).expect("a lap");
     let f1 = dir.join("lap.f1");
-    let file = racetrack_support::result_file(pilot, "ring.cir", &lap);
+    let file = testkit::racetrack::result_file(pilot, "ring.cir", &lap);
     fs::write(&f1, file.to_text(LineEnding::CrLf)).unwrap();
     (cir, f1)
 }
@@ -55,7 +53,7 @@ fn ring() -> Circuit {
 /// two-write append every time.)
 #[test]
 fn concurrent_judges_append_whole_log_lines() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     // A long pilot name makes each line a few kilobytes, so torn writes would show.
     let pilot = "P".repeat(3000);
     let (_, f1) = lap_on(dir.path(), &ring(), &pilot);
@@ -87,9 +85,9 @@ fn concurrent_judges_append_whole_log_lines() {
 /// stands (the spec judges a lap on the circuit given), but a warning names the first problem.
 #[test]
 fn a_lap_on_a_non_conforming_circuit_is_judged_with_a_warning() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let mut circuit = ring();
-    circuit.set(0, 50, b' ').unwrap(); // one track cell on the border, far from any lap
+    circuit.set(Pos::new(0, 50), b' ').unwrap(); // one track cell on the border, far from any lap
     let (cir, f1) = lap_on(dir.path(), &circuit, "Test Pilot");
     let problem = "rule 2 (closed border): 1 track cell on the edge of the grid (row 0, row 99, \
                    column 0 or column 149), first at (0,50): the border must be closed";
@@ -136,7 +134,7 @@ fn a_lap_on_a_non_conforming_circuit_is_judged_with_a_warning() {
 /// header field and its byte, or where a cut-short file ends.
 #[test]
 fn bmp2cir_names_the_field_and_the_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let good = bmp::write(&ring());
     let input = dir.path().join("in.bmp");
     let output = dir.path().join("out.cir");
@@ -170,7 +168,7 @@ fn bmp2cir_names_the_field_and_the_byte() {
 /// for a circuit.
 #[test]
 fn non_ascii_bytes_are_placed_in_circuits_and_result_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let cir = write_sample(dir.path(), "ring", "ring.cir");
     let mut bytes = fs::read(&cir).unwrap();
     bytes[152 * 2 + 9] = 0xE9;
@@ -195,7 +193,7 @@ fn non_ascii_bytes_are_placed_in_circuits_and_result_files() {
 /// "1 lines": counts agree with their nouns.
 #[test]
 fn a_one_line_circuit_says_one_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let cir = dir.path().join("one.cir");
     fs::write(&cir, format!("{}\r\n", "A".repeat(150))).unwrap();
     let out = run(&["verifcir", s(&cir)]);
@@ -213,7 +211,7 @@ fn a_one_line_circuit_says_one_line() {
 /// is cut at 60 bytes.
 #[test]
 fn a_missing_circuit_is_quoted_short() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let f1 = dir.path().join("lap.f1");
     fs::write(&f1, format!("P\r\n{}.cir\r\n40,4\r\n", "n".repeat(100_000))).unwrap();
     let out = run(&["testf1", s(&f1), "-l"]);

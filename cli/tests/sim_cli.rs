@@ -26,7 +26,7 @@ fn sim(netlist: &Path, args: &[&str]) -> Output {
 /// Runs `quadrille sim <netlist> --cycles <cycles>` with a `--set` per entry of `sets`
 /// (`PORT=VALUE`) and `--vcd` into a temporary file; asserts success and answers the VCD's text.
 fn sim_vcd(netlist: &Path, cycles: u64, sets: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let vcd = dir.path().join("sim.vcd");
     let cycles = cycles.to_string();
     let mut args = vec!["--cycles", &cycles, "--vcd", vcd.to_str().unwrap()];
@@ -97,21 +97,14 @@ fn value_at(changes: &[(u64, String)], time: u64, width: usize) -> String {
     pad + v
 }
 
-fn have_iverilog() -> bool {
-    Command::new("iverilog").arg("-V").output().is_ok()
-}
-
 #[test]
 fn vcd_matches_icarus_cycle_by_cycle() {
-    if !have_iverilog() {
-        eprintln!(
-            "NOTICE: iverilog not installed, skipping the VCD comparison with Icarus Verilog"
-        );
+    if testkit::tool("iverilog").is_none() {
         return;
     }
     let cycles = 300;
     let ours = parse_vcd(&sim_vcd(&design("cpu.json"), cycles, &["din=0x1234"]));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let tb = dir.path().join("tb.v");
     let theirs = dir.path().join("iv.vcd");
     std::fs::write(
@@ -225,7 +218,7 @@ fn set_drives_inputs_and_rejects_unknown_ports() {
 
 #[test]
 fn bad_netlists_are_reported_with_their_place() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let bad = dir.path().join("bad.json");
     std::fs::write(
         &bad,
@@ -259,8 +252,7 @@ fn assert_vcd_matches_icarus(
         cycles,
         &set_args,
     ));
-    if !have_iverilog() {
-        eprintln!("NOTICE: iverilog not installed, skipping the comparison of {name} with Icarus");
+    if testkit::tool("iverilog").is_none() {
         return Some(ours);
     }
     let clock = ["CLOCK_50", "clk"]
@@ -287,7 +279,7 @@ fn assert_vcd_matches_icarus(
         .iter()
         .map(|p| format!(".{0}({0})", p.name))
         .collect();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let theirs_path = dir.path().join("iv.vcd");
     tb += &format!(
         "  {} dut ({});\n  initial begin $dumpfile(\"{}\"); $dumpvars(1, dut); #{} $finish; end\nendmodule\n",
@@ -405,7 +397,7 @@ fn a_demux_whose_width_wraps_is_refused_before_it_runs() {
 
 #[test]
 fn a_demux_fed_from_inputs_places_its_input_at_the_largest_select_value() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let netlist = dir.path().join("demux.json");
     let nets = |from: u32, n: u32| format!("{:?}", (from..from + n).collect::<Vec<_>>());
     std::fs::write(
@@ -488,7 +480,7 @@ fn a_failed_vcd_write_names_the_file() {
 
 #[test]
 fn a_netlist_that_is_not_utf8_is_refused_with_the_byte_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let netlist = dir.path().join("bin.json");
     std::fs::write(&netlist, b"{\"modules\": \xff}").unwrap();
     assert_eq!(

@@ -1,15 +1,14 @@
 //! `quadrille soccer league`: round robins of engines, the emulated reference board and bots
 //! that misbehave, judged again from their records, and the same for any number of jobs.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::record::Record;
-use harness::*;
 use serde_json::Value;
 
 /// Generous: the emulator and the bots share the machine with the rest of the test suite.
@@ -68,7 +67,7 @@ fn league(dir: &Path, plan: &str, jobs: &str) -> (String, Value, String) {
 
 #[test]
 fn engines_the_emulated_board_and_bad_bots_play_a_league_the_same_with_any_jobs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     // 1.5 s per turn: the emulated board needs some 50 ms a turn on 4x4 on a loaded machine, and
     // the silent bot's ten time-outs cost a turn each.
     let mut plan = String::from("seed = 7\nturn_ms = 1500\nsizes = [\"4x4\"]\n");
@@ -205,7 +204,7 @@ fn toml_string(s: &str) -> String {
 
 #[test]
 fn a_player_that_cannot_start_loses_every_game_by_disconnect_and_the_text_shows_the_tables() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let missing = dir.path().join("no-such-board");
     let plan = write_plan(
         dir.path(),
@@ -294,7 +293,7 @@ fn the_plan_is_documented_and_bad_plans_are_usage_errors() {
         assert!(help.contains(word), "{word}: {help}");
     }
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let plan = write_plan(
         dir.path(),
         "sizes = [\"4x5\"]\n[[player]]\nspec = \"engine\"\n[[player]]\nspec = \"engine:1\"\n",
@@ -327,7 +326,6 @@ fn board(
     use engine::soccer::field::Field;
     use engine::soccer::game::Game;
     use engine::soccer::player::{PlayerEvent, PlayerSession};
-    use engine::soccer::protocol::Turn;
     use engine::soccer::search::Engine;
     use std::io::{Read, Write};
     use std::sync::atomic::Ordering;
@@ -372,13 +370,13 @@ fn board(
                             )
                         });
                         if let Some(turn) = &opponent_turn
-                            && g.play_turn(turn.digits()).is_some()
+                            && g.play_turn(turn).is_some()
                         {
                             continue;
                         }
-                        let digits = engine.choose_turn(g);
-                        g.play_turn(&digits);
-                        session.send_turn(&Turn::new(&digits).unwrap()).unwrap();
+                        let turn = engine.choose_turn(g).expect("an open game");
+                        g.play_turn(&turn);
+                        session.send_turn(&turn).unwrap();
                     }
                     PlayerEvent::Ignored(_) => {}
                 }
@@ -394,7 +392,7 @@ fn board(
 
 #[test]
 fn a_board_on_a_serial_port_plays_its_games_one_at_a_time() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let pty = Pty::new();
     let plan = write_plan(
         dir.path(),
@@ -428,8 +426,8 @@ fn a_board_on_a_serial_port_plays_its_games_one_at_a_time() {
 fn paths_in_the_plan_are_the_plans() {
     // A netlist and a bot script beside the plan, named relatively, with quadrille started
     // somewhere else; the records file is named relatively to where quadrille starts.
-    let dir = tempfile::tempdir().unwrap();
-    let elsewhere = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
+    let elsewhere = testkit::scratch_dir("cli");
     let netlist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hdl/netlist/de2_115_top.json");
     std::fs::copy(netlist, dir.path().join("board.json")).unwrap();
     std::fs::write(dir.path().join("silent.sh"), "exec cat >/dev/null\n").unwrap();

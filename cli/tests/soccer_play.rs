@@ -1,7 +1,6 @@
 //! `quadrille soccer play`: the engine as a board on a serial port (a pseudo-terminal here).
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::io::{Read, Write};
 use std::process::Child;
@@ -9,10 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::Side;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
-use harness::*;
 use serialport::SerialPort;
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -47,9 +46,9 @@ fn the_engine_answers_legal_turns_and_resynchronises_on_a_new_game() {
     referee.write(b"w\x0a\nl\x0a\ncb\n{4}\n");
     let answer = digits(&referee.read_until(b"}\n", READ));
     let mut game = Game::new(Field::new(10, 10).unwrap(), Side::Red);
-    assert_eq!(game.play_turn(b"4"), None);
+    assert_eq!(game.play_message(b"4"), None);
     assert_eq!(game.to_move(), Side::Blue);
-    let end = game.play_turn(&answer);
+    let end = game.play_message(&answer);
     assert!(
         end.is_none() || end.unwrap().winner == Side::Blue,
         "{end:?}"
@@ -58,7 +57,7 @@ fn the_engine_answers_legal_turns_and_resynchronises_on_a_new_game() {
     referee.write(b"w\x08\nl\x08\ncr\n{}\n");
     let answer = digits(&referee.read_until(b"}\n", READ));
     let mut game = Game::new(Field::new(8, 8).unwrap(), Side::Red);
-    let end = game.play_turn(&answer);
+    let end = game.play_message(&answer);
     assert!(end.is_none(), "{end:?}");
     assert_eq!(game.to_move(), Side::Blue);
     // Hanging up ends the player.

@@ -1,14 +1,13 @@
 //! `quadrille soccer referee` against `exec:` bots and the engine: whole games, misbehaving
 //! players, several games over one connection.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::time::{Duration, Instant};
 
+use common::soccer::*;
 use engine::soccer::record::Record;
 use engine::soccer::{Outcome, Reason, Side};
-use harness::*;
 
 const LIMIT: Duration = Duration::from_secs(30);
 
@@ -32,7 +31,7 @@ fn scripted_pair(record: &Record, red_opts: &[&str], blue_opts: &[&str]) -> (Str
 
 #[test]
 fn engine_against_engine_plays_valid_recorded_games() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let record_file = dir.path().join("games.txt");
     let log_file = dir.path().join("games.log");
     let games = [

@@ -2,15 +2,14 @@
 //! program opens exactly like a USB-to-RS232 adapter, while the test plays the board on the
 //! other end byte by byte.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::process::Child;
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::record::Record;
 use engine::soccer::{Reason, Side};
-use harness::*;
 
 const LIMIT: Duration = Duration::from_secs(30);
 const READ: Duration = Duration::from_secs(10);
@@ -105,7 +104,7 @@ fn a_silent_board_loses_on_time_at_any_line_settings() {
 
 #[test]
 fn a_board_sending_a_closing_brace_first_loses_by_illegal_step_and_the_log_shows_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let log = dir.path().join("bytes.log");
     let mut board = Pty::new();
     let referee = board_against_engine(

@@ -1,19 +1,18 @@
 //! `quadrille soccer referee` with the emulated reference board (`sim`) as a player: whole games
 //! against the engine, judged again from the record.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 
 use std::time::Duration;
 
-use harness::*;
+use common::soccer::*;
 
 /// Generous: the emulator shares the machine with the rest of the test suite.
 const LIMIT: Duration = Duration::from_secs(240);
 
 #[test]
 fn the_emulated_reference_board_plays_the_engine_to_the_end_on_8x10() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let log_file = dir.path().join("games.log");
     // The clock is the referee's wall clock; a loaded test machine slows the emulator, so give
     // it room (the board itself needs a few milliseconds per turn, see `transport::sim`).
@@ -54,7 +53,7 @@ fn the_emulated_reference_board_plays_the_engine_to_the_end_on_8x10() {
 
 #[test]
 fn sim_players_parse_and_a_bad_netlist_is_a_clear_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{ not json").unwrap();
     let red = format!("sim:{}@3", bad.display());

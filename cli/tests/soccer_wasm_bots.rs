@@ -5,17 +5,16 @@
 //! The example bot is built by `cargo xtask pilots`; the bad bots are assembled here from
 //! WebAssembly text.
 
-#[path = "bots/harness.rs"]
-mod harness;
+mod common;
 mod wasm;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+use common::soccer::*;
 use engine::soccer::record::Record;
 use engine::soccer::{Reason, Side};
-use harness::*;
 use serde_json::Value;
 
 /// Generous: debug-build wasmtime compiles the modules, on a machine shared with other tests.
@@ -126,7 +125,7 @@ fn the_example_bot_plays_whole_legal_games_against_the_engine_with_either_colour
 
 #[test]
 fn bad_bots_lose_by_the_usual_reasons_and_the_engine_wins() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     for (name, module, reason) in bad_bots() {
         let path = wasm::save(dir.path(), &format!("{name}.wasm"), &module);
         for (starter, red, blue) in [
@@ -163,7 +162,7 @@ fn bad_bots_lose_by_the_usual_reasons_and_the_engine_wins() {
 
 #[test]
 fn a_module_that_is_no_wasi_command_is_refused_with_its_path() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let path = dir.path().join("nothing.wasm");
     std::fs::write(&path, b"not wasm").unwrap();
     let out = run(
@@ -210,7 +209,7 @@ fn league(dir: &Path, plan: &str, jobs: &str) -> (String, Value, String) {
 
 #[test]
 fn a_league_of_wasm_bots_good_and_bad_and_engines_is_the_same_with_any_jobs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = testkit::scratch_dir("cli");
     let mut plan = String::from("seed = 11\nturn_ms = 1500\nsizes = [\"4x4\"]\n");
     let good = [
         ("rand", spec(&wasm::example("random-bot.wasm"))),

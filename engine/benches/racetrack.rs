@@ -22,9 +22,10 @@
 use std::time::{Duration, Instant};
 
 use engine::racetrack::Circuit;
-use engine::racetrack::pilot::bounds::LowerBound;
-use engine::racetrack::pilot::model::{State, Track};
-use engine::racetrack::pilot::{Lap, PilotError, SearchStats, bfs, optimal, wavefront};
+use engine::racetrack::pilot::bench::bounds::LowerBound;
+use engine::racetrack::pilot::bench::model::{State, Track};
+use engine::racetrack::pilot::bench::{bfs, optimal, wavefront};
+use engine::racetrack::pilot::{Lap, PilotError, SearchStats};
 use engine::racetrack::samples::{self, SAMPLES};
 
 /// Runs of the optimal pilot per circuit (the median is reported).

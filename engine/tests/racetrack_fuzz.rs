@@ -15,7 +15,7 @@ fn circuit_from(alphabet: &'static [u8]) -> impl Strategy<Value = Circuit> {
     prop::collection::vec(prop::sample::select(alphabet), (150 * 100) as usize).prop_map(|cells| {
         let mut c = Circuit::filled(b'A').unwrap();
         for (i, ch) in cells.into_iter().enumerate() {
-            c.set(i as i32 % 150, i as i32 / 150, ch).unwrap();
+            c.set(Pos::new(i as i32 % 150, i as i32 / 150), ch).unwrap();
         }
         c
     })
@@ -38,7 +38,7 @@ fn painted_sample() -> impl Strategy<Value = Circuit> {
         .prop_map(|(text, paint)| {
             let mut c = Circuit::parse(text.as_bytes()).unwrap();
             for (x, y, ch) in paint {
-                c.set(x, y, ch).unwrap();
+                c.set(Pos::new(x, y), ch).unwrap();
             }
             c
         })
@@ -150,7 +150,7 @@ proptest! {
                 prop_assert!(k <= lap.len());
                 match f.kind().as_str() {
                     "collision" => prop_assert!(!physics::on_track(&c, lap[k - 1], lap[k])),
-                    "off_grid" => prop_assert!(!Circuit::contains(lap[k].x, lap[k].y)),
+                    "off_grid" => prop_assert!(!Circuit::contains(lap[k])),
                     "did_not_finish" => prop_assert_eq!(k, lap.len() - 1),
                     "after_finish" => prop_assert!(k < lap.len()),
                     other => prop_assert!(false, "unexpected fault {}", other),
@@ -229,11 +229,11 @@ proptest! {
     ) {
         let (a, b) = (Pos::new(x0, y0), Pos::new(x1, y1));
         if let Some(hit) = physics::first_blocked(&c, a, b) {
-            prop_assert!(!c.is_track(hit.x, hit.y));
+            prop_assert!(!c.is_track(hit));
             prop_assert!(hit.x >= x0.min(x1) && hit.x <= x0.max(x1));
             prop_assert!(hit.y >= y0.min(y1) && hit.y <= y0.max(y1));
         } else {
-            prop_assert!(c.is_track(a.x, a.y) && c.is_track(b.x, b.y));
+            prop_assert!(c.is_track(a) && c.is_track(b));
         }
     }
 }

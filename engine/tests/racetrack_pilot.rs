@@ -3,10 +3,11 @@
 use engine::racetrack::Circuit;
 use engine::racetrack::judge::{self, Verdict};
 use engine::racetrack::physics::{self, Pos};
-use engine::racetrack::pilot::bounds::LowerBound;
-use engine::racetrack::pilot::field::Field;
-use engine::racetrack::pilot::model::{State, Track};
-use engine::racetrack::pilot::{Lap, Pilot, PilotError, bfs, demo, optimal, wavefront};
+use engine::racetrack::pilot::bench::bounds::LowerBound;
+use engine::racetrack::pilot::bench::field::WalkDistances;
+use engine::racetrack::pilot::bench::model::{State, Track};
+use engine::racetrack::pilot::bench::{bfs, demo, optimal, wavefront};
+use engine::racetrack::pilot::{Lap, Pilot, PilotError};
 use engine::racetrack::samples::SAMPLES;
 
 fn conforming() -> impl Iterator<Item = (&'static str, Circuit)> {
@@ -23,7 +24,7 @@ fn sample(name: &str) -> Circuit {
     Circuit::parse(sample.text.as_bytes()).expect("samples parse")
 }
 
-fn judged(circuit: &Circuit, lap: &Lap, name: &str) -> judge::Lap {
+fn judged(circuit: &Circuit, lap: &Lap, name: &str) -> judge::ValidLap {
     match judge::judge_positions(circuit, lap.positions()) {
         Verdict::Valid(v) => v,
         Verdict::Invalid(fault) => panic!("{name}: the judge refuses the lap: {fault}"),
@@ -71,7 +72,7 @@ fn the_bounds_never_overestimate_along_the_optimal_lap() {
     for (name, circuit) in conforming() {
         let track = Track::new(&circuit).unwrap();
         let bound = LowerBound::new(&track);
-        let field = Field::lower_bounds(&track);
+        let field = WalkDistances::lower_bounds(&track);
         let lap = optimal::solve(&circuit).unwrap();
         let states = states_along(&circuit, &lap);
         let n = lap.moves() as u32;
@@ -146,7 +147,7 @@ fn a_wall_across_the_loop_leaves_no_lap() {
     let (_, mut circuit) = conforming().next().unwrap();
     // Close the ring's track with decor on column 100 (the right-hand straight).
     for y in 0..Circuit::HEIGHT {
-        circuit.set(100, y, b'A').unwrap();
+        circuit.set(Pos::new(100, y), b'A').unwrap();
     }
     for pilot in Pilot::ALL {
         assert_eq!(pilot.fly(&circuit), Err(PilotError::NoLap), "{pilot}");
@@ -160,7 +161,7 @@ fn snake(lanes: i32) -> Circuit {
     let mut track = |x: std::ops::Range<i32>, y: std::ops::Range<i32>| {
         for yy in y {
             for xx in x.clone() {
-                c.set(xx, yy, b' ').unwrap();
+                c.set(Pos::new(xx, yy), b' ').unwrap();
             }
         }
     };
@@ -266,7 +267,7 @@ mod random_circuits {
         for &(x, y, w, h) in rects {
             for yy in y..(y + h).min(16) {
                 for xx in x..(x + w).min(66) {
-                    c.set(xx, yy, b' ').unwrap();
+                    c.set(Pos::new(xx, yy), b' ').unwrap();
                 }
             }
         }

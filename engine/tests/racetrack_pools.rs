@@ -1,13 +1,13 @@
 //! The pools contest (spec §8) against the spec's examples and tie rules.
 
 use engine::racetrack::pools::{
-    ContestError, ContestReport, EntrantId, Outcome, PoolResults, Separation, circuit_points,
+    ContestError, ContestReport, EntrantId, LapOutcome, PoolResults, Separation, circuit_points,
     first_round, is_operational, pool_count, qualifiers, rank_pool, run_contest, zigzag_pool,
     zigzag_round,
 };
 
-fn valid(time: f64) -> Outcome {
-    Outcome::Valid { time, speed: 100.0 }
+fn valid(time: f64) -> LapOutcome {
+    LapOutcome::Valid { time, speed: 100.0 }
 }
 
 fn sizes(pools: &[Vec<EntrantId>]) -> Vec<usize> {
@@ -98,11 +98,11 @@ fn tied_places_share_points_and_skip_the_next_places() {
         valid(12.0),
         valid(12.0),
         valid(13.0),
-        Outcome::Invalid,
+        LapOutcome::Invalid,
     ];
     assert_eq!(circuit_points(&o), vec![10, 6, 6, 6, 2, 0]);
     // Same time, higher speed wins; equal on both ties.
-    let fast = Outcome::Valid {
+    let fast = LapOutcome::Valid {
         time: 12.0,
         speed: 120.0,
     };
@@ -111,9 +111,12 @@ fn tied_places_share_points_and_skip_the_next_places() {
         vec![6, 10, 6]
     );
     // Places 7.. score nothing; invalid laps score nothing even when few laps are valid.
-    let many: Vec<Outcome> = (0..8).map(|i| valid(i as f64)).collect();
+    let many: Vec<LapOutcome> = (0..8).map(|i| valid(i as f64)).collect();
     assert_eq!(circuit_points(&many), vec![10, 6, 4, 3, 2, 1, 0, 0]);
-    assert_eq!(circuit_points(&[Outcome::Invalid, valid(3.0)]), vec![0, 10]);
+    assert_eq!(
+        circuit_points(&[LapOutcome::Invalid, valid(3.0)]),
+        vec![0, 10]
+    );
 }
 
 /// Builds a pool from per-circuit finishing orders given as times (None = invalid).
@@ -123,7 +126,7 @@ fn pool(times: &[&[Option<f64>]], estimates: &[Option<f64>]) -> PoolResults {
             .iter()
             .map(|row| {
                 row.iter()
-                    .map(|t| t.map_or(Outcome::Invalid, valid))
+                    .map(|t| t.map_or(LapOutcome::Invalid, valid))
                     .collect()
             })
             .collect(),

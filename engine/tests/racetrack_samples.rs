@@ -1,8 +1,6 @@
 //! Every conforming sample circuit is drivable: a lap found by search over the engine's physics
 //! is judged valid, with the stopwatch figures the spec defines.
 
-mod racetrack_support;
-
 use engine::racetrack::conformity;
 use engine::racetrack::judge::{self, Verdict};
 use engine::racetrack::physics::{self, FIRST_MOVES, START};
@@ -18,12 +16,12 @@ fn every_conforming_sample_has_a_valid_clockwise_lap() {
             "{}",
             sample.name
         );
-        let lap = racetrack_support::find_lap(&circuit)
+        let lap = testkit::racetrack::find_lap(&circuit)
             .unwrap_or_else(|| panic!("{}: no lap found", sample.name));
         assert_eq!(lap[0], START);
         assert!(FIRST_MOVES.contains(&lap[1]), "{}", sample.name);
         // Through the file format and back, as a pilot would hand it in.
-        let file = racetrack_support::result_file("bfs", &format!("{}.cir", sample.name), &lap);
+        let file = testkit::racetrack::result_file("bfs", &format!("{}.cir", sample.name), &lap);
         let text = file.to_text(LineEnding::CrLf);
         let verdict = judge::judge_bytes(&circuit, text.as_bytes());
         let Verdict::Valid(result) = verdict else {

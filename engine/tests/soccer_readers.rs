@@ -43,7 +43,7 @@ fn random_record(seed: u64, turns: usize) -> String {
         width: field.width(),
         length: field.length(),
         starter,
-        turns: game.turns(),
+        turns: game.turns().iter().map(|t| t.digits().to_vec()).collect(),
         result: game.outcome(),
     };
     record.to_string()

@@ -95,6 +95,20 @@ fn the_random_starter_is_fair_and_fixed_by_the_seed() {
     assert_ne!(picks(1), picks(2));
     let mut rng = SplitMix64::new(0);
     assert_eq!(Starter::Fixed(Side::Blue).pick(&mut rng), Side::Blue);
+    assert_eq!(Starter::Random.pick_with(|| true), Side::Red);
+    assert_eq!(Starter::Random.pick_with(|| false), Side::Blue);
+    assert_eq!(Starter::Fixed(Side::Red).pick_with(|| false), Side::Red);
+}
+
+#[test]
+fn starter_names_round_trip() {
+    let names: Vec<&str> = Starter::ALL.iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["random", "red", "blue"]);
+    for starter in Starter::ALL {
+        assert_eq!(Starter::from_name(starter.name()), Some(starter));
+        assert_eq!(starter.to_string(), starter.name());
+    }
+    assert_eq!(Starter::from_name("green"), None);
 }
 
 #[test]
@@ -274,16 +288,18 @@ fn engine_games_through_the_referee_end_like_the_game() {
         while game.outcome().is_none() {
             let side = game.to_move();
             assert_eq!(r.on_turn(), Some(side));
-            let digits = engines[usize::from(side == Side::Blue)].choose_turn(&game);
-            game.play_turn(&digits);
+            let turn = engines[usize::from(side == Side::Blue)]
+                .choose_turn(&game)
+                .expect("an open game");
+            game.play_turn(&turn);
             now += 7;
-            r.handle_input(side, &Turn::new(&digits).unwrap().to_bytes(), now);
+            r.handle_input(side, &turn.to_bytes(), now);
             if game.outcome().is_none() {
                 assert_eq!(
                     transmits(&mut r),
                     vec![Transmit {
                         to: side.opponent(),
-                        bytes: Turn::new(&digits).unwrap().to_bytes()
+                        bytes: turn.to_bytes()
                     }]
                 );
             }
@@ -428,13 +444,15 @@ proptest! {
         let mut played = Vec::new();
         while game.outcome().is_none() {
             let side = game.to_move();
-            let digits = engines[usize::from(side == Side::Blue)].choose_turn(&game);
-            game.play_turn(&digits);
-            played.push(digits.clone());
+            let turn = engines[usize::from(side == Side::Blue)]
+                .choose_turn(&game)
+                .expect("an open game");
+            game.play_turn(&turn);
+            played.push(turn.digits().to_vec());
             // Noise before `{`, between digits and before `}`, after the line end.
             let mut bytes = noise.clone();
             bytes.push(b'{');
-            for d in &digits {
+            for d in turn.digits() {
                 bytes.push(*d);
                 bytes.extend(&noise[..1]);
             }

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, StepEffect};
+use engine::soccer::protocol::Turn;
 use engine::soccer::record::{Record, RecordErrorKind};
 use engine::soccer::turns::count_turns;
 use engine::soccer::{Dir, Outcome, Reason, Side};
@@ -52,18 +53,18 @@ proptest! {
     fn enumerated_turns_replay_and_undo_restores(w in 0u8..8, l in 0u8..8, seed: u64, n in 0usize..30) {
         let positions = random_game(field(w, l), seed, n);
         let game = positions.last().unwrap();
-        let turns: Vec<Vec<u8>> = game.legal_turns().take(500).collect();
+        let turns: Vec<Turn> = game.legal_turns().take(500).collect();
         prop_assert!(turns.windows(2).all(|p| p[0] < p[1]), "not ascending");
         for turn in &turns {
             let mut g = game.clone();
             let out = g.play_turn(turn);
-            prop_assert!(is_accepted(out), "{:?} gave {:?}", String::from_utf8_lossy(turn), out);
+            prop_assert!(is_accepted(out), "{:?} gave {:?}", turn, out);
             // A listed turn stops exactly where the turn stops: its last step ends it.
             let mut h = game.clone();
-            for &b in &turn[..turn.len() - 1] {
+            for &b in &turn.digits()[..turn.digits().len() - 1] {
                 prop_assert_eq!(h.step(Dir::from_digit(b).unwrap()), Ok(StepEffect::Bounce));
             }
-            for _ in 0..turn.len() {
+            for _ in 0..turn.digits().len() {
                 prop_assert!(g.undo_step());
             }
             prop_assert_eq!(&g, game);
@@ -80,7 +81,7 @@ proptest! {
         let positions = random_game(field(w, l), seed, n);
         let game = positions.last().unwrap().clone();
         let mut g = game.clone();
-        let out = g.play_turn(&msg);
+        let out = g.play_message(&msg);
         if game.outcome().is_some() {
             prop_assert_eq!(out, game.outcome());
             prop_assert_eq!(&g, &game);
@@ -110,7 +111,7 @@ proptest! {
             width: game.field().width(),
             length: game.field().length(),
             starter: game.starter(),
-            turns: game.turns(),
+            turns: game.turns().iter().map(|t| t.digits().to_vec()).collect(),
             result: game.outcome(),
         };
         let text = record.to_string();
@@ -183,7 +184,7 @@ fn every_end_is_reached() {
         }
         let len = rng.below(6) as usize;
         let msg: Vec<u8> = (0..len).map(|_| b'0' + rng.below(8) as u8).collect();
-        if let Some(o) = game.play_turn(&msg) {
+        if let Some(o) = game.play_message(&msg) {
             seen.insert(o.reason);
         }
     }
@@ -198,7 +199,7 @@ fn every_end_is_reached() {
 fn huge_turn_counts_stream() {
     // 254x2: every point is a bounce point except the two mouth centres, so turns wind far.
     let game = Game::new(Field::new(254, 2).unwrap(), Side::Red);
-    let first: Vec<Vec<u8>> = game.legal_turns().take(2000).collect();
+    let first: Vec<Turn> = game.legal_turns().take(2000).collect();
     assert_eq!(first.len(), 2000);
     assert!(first.windows(2).all(|p| p[0] < p[1]));
     assert_eq!(count_turns(&game, 100_000), 100_000);

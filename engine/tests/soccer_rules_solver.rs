@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
+use engine::soccer::protocol::Turn;
 use engine::soccer::search::{Engine, Score};
 use engine::soccer::{Dir, Point, Side};
 
@@ -45,7 +46,7 @@ impl Solver {
         }
         let mover = game.to_move();
         // Turns that end the game first (a win there needs no recursion), then the others.
-        let turns: Vec<Vec<u8>> = game.legal_turns().collect();
+        let turns: Vec<Turn> = game.legal_turns().collect();
         let mut open = Vec::new();
         let mut win = false;
         for turn in turns {
@@ -53,7 +54,7 @@ impl Solver {
                 Some(outcome) => win = outcome.winner == mover,
                 None => open.push(turn.clone()),
             }
-            for _ in 0..turn.len() {
+            for _ in 0..turn.digits().len() {
                 assert!(game.undo_step());
             }
             if win {
@@ -64,7 +65,7 @@ impl Solver {
             for turn in open {
                 assert_eq!(game.play_turn(&turn), None);
                 win = !self.wins(game);
-                for _ in 0..turn.len() {
+                for _ in 0..turn.digits().len() {
                     assert!(game.undo_step());
                 }
                 if win {
@@ -77,7 +78,7 @@ impl Solver {
     }
 
     /// The turns that win for the player to move.
-    fn winning_turns(&mut self, game: &Game) -> Vec<Vec<u8>> {
+    fn winning_turns(&mut self, game: &Game) -> Vec<Turn> {
         let mover = game.to_move();
         game.legal_turns()
             .filter(|turn| {
@@ -99,7 +100,7 @@ fn positions(w: u8, l: u8) -> Vec<Game> {
     for i in 0..40 {
         let mut g = Game::new(field, if i % 2 == 0 { Side::Red } else { Side::Blue });
         for _ in 0..=(i % 5) {
-            let turns: Vec<Vec<u8>> = g.legal_turns().collect();
+            let turns: Vec<Turn> = g.legal_turns().collect();
             let turn = &turns[rng.below(turns.len() as u64) as usize];
             let mut next = g.clone();
             if next.play_turn(turn).is_some() {
@@ -140,7 +141,7 @@ fn agree_on(w: u8, l: u8) {
             assert!(
                 winning.contains(&analysis.turn),
                 "{w}x{l} position {i}: engine chose {:?}, winning turns {:?}",
-                String::from_utf8_lossy(&analysis.turn),
+                analysis.turn,
                 winning
             );
         } else {

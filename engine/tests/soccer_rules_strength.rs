@@ -1,30 +1,32 @@
 //! The built-in engine against a random player: it must be clearly better (spec: a player that
-//! always plays legal turns). Prints the tally.
+//! always plays legal turns). The games are refereed (`testkit::soccer::play_match`). Prints the
+//! tally.
 
 use engine::soccer::field::Field;
-use engine::soccer::game::Game;
+use engine::soccer::referee::Settings;
 use engine::soccer::search::Engine;
-use engine::soccer::{Reason, Side};
+use engine::soccer::{BySide, Reason, Side};
+use testkit::soccer::{Bot, BotPlayer, play_match};
 
-/// Plays one game; `engines[0]` is red. Returns the winner and the reason.
-fn play(field: Field, starter: Side, engines: &mut [Engine; 2]) -> (Side, Reason, usize) {
-    let mut game = Game::new(field, starter);
-    loop {
-        let who = match game.to_move() {
-            Side::Red => 0,
-            Side::Blue => 1,
-        };
-        let turn = engines[who].choose_turn(&game);
-        if let Some(outcome) = game.play_turn(&turn) {
-            assert!(
-                !outcome.reason.is_fault(),
-                "level {} played a faulty turn {:?}",
-                engines[who].level(),
-                String::from_utf8_lossy(&turn)
-            );
-            return (outcome.winner, outcome.reason, game.turn_number());
-        }
-    }
+/// Plays one refereed game; `engines[0]` is red. Returns the winner, the reason and the number
+/// of turns played.
+fn play(field: Field, starter: Side, [red, blue]: [Engine; 2]) -> (Side, Reason, usize) {
+    let levels = [red.level(), blue.level()];
+    let mut red = BotPlayer::new(Bot::Engine(red));
+    let mut blue = BotPlayer::new(Bot::Engine(blue));
+    let settings = Settings {
+        width: field.width(),
+        length: field.length(),
+        ..Settings::default()
+    };
+    let m = play_match(settings, starter, BySide::new(&mut red, &mut blue));
+    let outcome = m.end.outcome;
+    assert!(
+        !outcome.reason.is_fault() && outcome.reason != Reason::Timeout,
+        "levels {levels:?}: the loser played a faulty turn: {}",
+        m.record
+    );
+    (outcome.winner, outcome.reason, m.record.turns.len())
 }
 
 fn match_up(w: u8, l: u8, level: u8, games: u64) -> (u64, u64) {
@@ -35,11 +37,11 @@ fn match_up(w: u8, l: u8, level: u8, games: u64) -> (u64, u64) {
         let engine_side = if i % 2 == 0 { Side::Red } else { Side::Blue };
         let starter = if i % 4 < 2 { Side::Red } else { Side::Blue };
         let (strong, random) = (Engine::new(level, 1000 + i), Engine::new(0, 2000 + i));
-        let mut engines = match engine_side {
+        let engines = match engine_side {
             Side::Red => [strong, random],
             Side::Blue => [random, strong],
         };
-        let (winner, _, n) = play(field, starter, &mut engines);
+        let (winner, _, n) = play(field, starter, engines);
         turns += n as u64;
         if winner == engine_side {
             wins += 1;
@@ -74,9 +76,9 @@ fn level_2_beats_level_0_and_holds_its_own_against_level_1() {
     for i in 0..games {
         let strong_red = i % 2 == 0;
         let (a, b) = (Engine::new(2, 10 + i), Engine::new(1, 20 + i));
-        let mut engines = if strong_red { [a, b] } else { [b, a] };
+        let engines = if strong_red { [a, b] } else { [b, a] };
         let starter = if i % 4 < 2 { Side::Red } else { Side::Blue };
-        let (winner, _, _) = play(field, starter, &mut engines);
+        let (winner, _, _) = play(field, starter, engines);
         if (winner == Side::Red) == strong_red {
             wins += 1;
         }
@@ -100,8 +102,8 @@ fn whole_games_on_degenerate_and_huge_fields_stay_legal() {
             &[[1, 0], [0, 2], [2, 1]]
         };
         for (i, &levels) in pairings.iter().enumerate() {
-            let mut engines = [Engine::new(levels[0], i as u64), Engine::new(levels[1], 9)];
-            let (winner, reason, turns) = play(field, Side::Red, &mut engines);
+            let engines = [Engine::new(levels[0], i as u64), Engine::new(levels[1], 9)];
+            let (winner, reason, turns) = play(field, Side::Red, engines);
             println!("{w}x{l} levels {levels:?}: {winner} {reason} after {turns} turns");
         }
     }

@@ -4,6 +4,7 @@
 
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, StepEffect};
+use engine::soccer::protocol::Turn;
 use engine::soccer::record::Record;
 use engine::soccer::search::Engine;
 use engine::soccer::{Dir, Reason, Side};
@@ -14,12 +15,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 fn kick_off_turns_and_a_goal_in_a_bounce_chain() {
     let game = Game::new(Field::new(8, 10).unwrap(), Side::Red);
-    let turns: Vec<Vec<u8>> = game.legal_turns().collect();
+    let turns: Vec<Turn> = game.legal_turns().collect();
     assert_eq!(turns.len(), 6);
     let mut small = Game::new(Field::new(2, 2).unwrap(), Side::Red);
     assert_eq!(small.step(Dir::SE), Ok(StepEffect::Bounce));
     small.undo_step();
-    let out = small.play_turn(b"35").unwrap();
+    let out = small.play_turn(&"35".parse().unwrap()).unwrap();
     assert_eq!((out.winner, out.reason), (Side::Red, Reason::Goal));
 }
 
@@ -41,7 +42,7 @@ fn records_parse_replay_and_write_back() {
 fn the_engine_plays_legal_turns_without_a_clock() {
     for (w, l) in [(8, 10), (254, 2), (2, 254)] {
         let game = Game::new(Field::new(w, l).unwrap(), Side::Blue);
-        let turn = Engine::new(2, 1).choose_turn(&game);
+        let turn = Engine::new(2, 1).choose_turn(&game).expect("an open game");
         let out = game.clone().play_turn(&turn);
         assert!(out.is_none_or(|o| !o.reason.is_fault()), "{w}x{l}");
     }

@@ -17,14 +17,12 @@ fn main() {
         sim.run(n);
         println!("{}", sim.get_by_name("dout").unwrap());
     } else {
-        let text =
-            std::fs::read_to_string(format!("{root}/../hdl/netlist/de2_115_top.json")).unwrap();
         let think = which == "think";
         let config = hdl_sim::BoardConfig {
             switch_value: if think { 10 } else { 0 },
             ..hdl_sim::BoardConfig::default()
         };
-        let mut b = hdl_sim::BoardEmulator::from_json(&text, config).unwrap();
+        let mut b = hdl_sim::BoardEmulator::from_json(hdl_sim::reference::NETLIST, config).unwrap();
         if think {
             // W = 8, L = 10, red: the board moves first and starts searching.
             b.send(b"w\x08\nl\x0a\ncr\n{}\n");

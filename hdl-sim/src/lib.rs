@@ -64,6 +64,7 @@ mod fast;
 mod limits;
 pub mod netlist;
 mod ops;
+pub mod reference;
 mod sim;
 mod split;
 mod uart;

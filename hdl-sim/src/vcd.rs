@@ -128,6 +128,17 @@ impl<W: io::Write> VcdWriter<W> {
         }
     }
 
+    /// Runs one clock cycle of `sim` and records both its edges: for cycle `k`, the rise at
+    /// `10k + 5` and the fall at `10k + 10` (see [`TIME_PER_CYCLE`]). The clock loop of every dump
+    /// this crate and the CLI write, so they all keep the same times.
+    pub fn dump_cycle(&mut self, sim: &mut Simulator) -> io::Result<()> {
+        let k = sim.cycle();
+        sim.half_step(true);
+        self.sample(TIME_PER_CYCLE * k + TIME_PER_CYCLE / 2, sim)?;
+        sim.half_step(false);
+        self.sample(TIME_PER_CYCLE * (k + 1), sim)
+    }
+
     /// Ends the dump at `time` and returns the writer.
     pub fn finish(mut self, time: u64) -> io::Result<W> {
         if self.written != Some(time) {
@@ -174,11 +185,7 @@ pub fn dump_window<W: io::Write>(
     let mut vcd = VcdWriter::new(out, &top, "1ns", signals)?;
     vcd.sample(TIME_PER_CYCLE * sim.cycle(), sim)?;
     for _ in 0..cycles {
-        let k = sim.cycle();
-        sim.half_step(true);
-        vcd.sample(TIME_PER_CYCLE * k + TIME_PER_CYCLE / 2, sim)?;
-        sim.half_step(false);
-        vcd.sample(TIME_PER_CYCLE * (k + 1), sim)?;
+        vcd.dump_cycle(sim)?;
     }
     vcd.finish(TIME_PER_CYCLE * sim.cycle())
 }

@@ -10,19 +10,8 @@ use hdl_sim::{BoardConfig, BoardEmulator};
 /// A generous bound: the contest allows 1000 ms per turn, i.e. 50 million cycles at 50 MHz.
 const TURN_LIMIT: u64 = 50_000_000;
 
-fn board() -> Option<BoardEmulator> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../hdl/netlist/de2_115_top.json"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("NOTICE: {path} not found, skipping the board emulator test");
-        return None;
-    };
-    Some(
-        BoardEmulator::from_json(&text, BoardConfig::default())
-            .expect("the player's netlist loads"),
-    )
+fn board() -> BoardEmulator {
+    testkit::board::reference_board(BoardConfig::default())
 }
 
 /// Reads one `{digits}\n` message from the board; returns the digits.
@@ -72,7 +61,7 @@ fn some_turn(game: &Game) -> Vec<u8> {
 }
 
 fn assert_legal(game: &mut Game, digits: &[u8], board_side: Side) -> bool {
-    match game.play_turn(digits) {
+    match game.play_message(digits) {
         None => true,
         Some(outcome) => {
             assert!(
@@ -90,7 +79,7 @@ fn assert_legal(game: &mut Game, digits: &[u8], board_side: Side) -> bool {
 }
 
 fn play(colour: &[u8], board_side: Side, width: u8, length: u8, rounds: usize) {
-    let Some(mut board) = board() else { return };
+    let mut board = board();
     let mut setup = vec![b'w', width, b'\n', b'l', length, b'\n', b'c'];
     setup.extend_from_slice(colour);
     setup.push(b'\n');
@@ -114,7 +103,7 @@ fn play(colour: &[u8], board_side: Side, width: u8, length: u8, rounds: usize) {
             return;
         }
         let reply = some_turn(&game);
-        if game.play_turn(&reply).is_some() {
+        if game.play_message(&reply).is_some() {
             return;
         }
         let mut msg = vec![b'{'];

@@ -9,26 +9,16 @@
 
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
-use engine::soccer::referee::{Referee, Settings};
+use engine::soccer::referee::Settings;
 use engine::soccer::search::Engine;
-use engine::soccer::{Reason, Side};
-use hdl_sim::{BoardConfig, BoardEmulator, UartConfig};
+use engine::soccer::{BySide, Reason, Side};
+use hdl_sim::BoardEmulator;
+use testkit::board::{CLOCK_HZ, contest_board as board};
+use testkit::soccer::{BoardPlayer, Bot, BotPlayer, Contestant, MatchEnd, play_match};
 
-const NETLIST: &str = include_str!("../../hdl/netlist/de2_115_top.json");
-const CLOCK_HZ: u64 = 50_000_000;
 const CYCLES_PER_MS: u64 = CLOCK_HZ / 1000;
 /// The contest's turn clock.
-const TURN_MS: u64 = 1000;
-
-/// A board powered up with the contest's serial settings and switches `sw`.
-fn board(sw: u64) -> BoardEmulator {
-    let config = BoardConfig {
-        switch_value: sw,
-        uart: UartConfig::new(CLOCK_HZ, 115_200).with_stop_bits(2),
-        ..BoardConfig::default()
-    };
-    BoardEmulator::from_json(NETLIST, config).expect("the reference netlist loads")
-}
+const TURN_MS: u64 = engine::soccer::protocol::TURN_MS;
 
 /// One game's result, from the board's point of view.
 struct Played {
@@ -47,56 +37,27 @@ fn play(
     (width, length): (u8, u8),
     colour: Side,
     starter: Side,
-    opponent: &mut Engine,
+    opponent: Engine,
 ) -> Played {
-    board.take_output();
-    let origin = board.cycle();
-    let ms = |b: &BoardEmulator| (b.cycle() - origin) / CYCLES_PER_MS;
     let settings = Settings {
         width,
         length,
         turn_ms: TURN_MS,
     };
-    let mut referee = Referee::new(settings, starter, 0).expect("a valid field");
-    let (mut board_turns, mut total, mut max) = (0u64, 0u64, 0u64);
-    let mut clock_start = origin;
-    while referee.end().is_none() {
-        while let Some(t) = referee.poll_transmit() {
-            if t.to == colour {
-                board.send(&t.bytes);
-                clock_start = board.cycle();
-            }
-        }
-        match referee.on_turn() {
-            Some(side) if side != colour => {
-                let turn = opponent.choose_turn(referee.game());
-                let mut msg = vec![b'{'];
-                msg.extend(&turn);
-                msg.extend(b"}\n");
-                referee.handle_input(side, &msg, ms(board));
-            }
-            Some(_) => {
-                let deadline = referee.next_deadline().expect("a running clock");
-                let left = (deadline * CYCLES_PER_MS + origin).saturating_sub(board.cycle());
-                match board.run_until_byte(left) {
-                    Some(b) => {
-                        assert!(!b.framing_error, "framing error from the board");
-                        referee.handle_input(colour, &[b.byte], ms(board));
-                        if b.byte == b'}' {
-                            let took = b.cycle - clock_start;
-                            board_turns += 1;
-                            total += took;
-                            max = max.max(took);
-                        }
-                    }
-                    None => referee.poll(ms(board)),
-                }
-            }
-            None => unreachable!("no clock while the game goes on"),
-        }
-    }
-    let end = referee.end().expect("ended");
-    let record = referee.record().to_string();
+    let mut player = BoardPlayer::new(board);
+    let mut bot = BotPlayer::new(Bot::Engine(opponent));
+    let players: BySide<&mut dyn Contestant> = match colour {
+        Side::Red => BySide::new(&mut player, &mut bot),
+        Side::Blue => BySide::new(&mut bot, &mut player),
+    };
+    let MatchEnd { end, record, .. } = play_match(settings, starter, players);
+    let record = record.to_string();
+    let turns = &player.turn_cycles;
+    let (board_turns, total, max) = (
+        turns.len() as u64,
+        turns.iter().sum::<u64>(),
+        turns.iter().copied().max().unwrap_or(0),
+    );
     let fault = end.outcome.winner != colour
         && (end.outcome.reason.is_fault() || end.outcome.reason == Reason::Timeout);
     assert!(!fault, "the board lost by a fault: {record}");
@@ -105,7 +66,7 @@ fn play(
     let mut game = Game::new(Field::new(width, length).expect("field"), starter);
     let mut outcome = None;
     for turn in &replay.turns {
-        outcome = game.play_turn(turn);
+        outcome = game.play_message(turn);
     }
     assert_eq!(outcome, Some(end.outcome), "replaying {record}");
     Played {
@@ -161,8 +122,8 @@ fn series(sw: u64, field: (u8, u8), level: u8, games: u64, seed: u64) -> Series 
         } else {
             Side::Blue
         };
-        let mut opponent = Engine::new(level, seed.wrapping_mul(1000).wrapping_add(k));
-        let p = play(&mut b, field, colour, starter, &mut opponent);
+        let opponent = Engine::new(level, seed.wrapping_mul(1000).wrapping_add(k));
+        let p = play(&mut b, field, colour, starter, opponent);
         if std::env::var_os("GAMES_VERBOSE").is_some() {
             println!("  {} {}", if p.board_won { "W" } else { "L" }, p.record);
         }

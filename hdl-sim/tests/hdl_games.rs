@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
 
-use common::verilog::{compile_testbench, have_all, scratch_dir};
-use engine::rng::SplitMix64;
+use testkit::soccer::Bot;
+use testkit::{Rng, TempDir};
+
+use common::verilog::compile_testbench;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::search::Engine;
@@ -21,16 +23,16 @@ use engine::soccer::{Outcome, Reason, Side};
 /// The harness compiled once per test binary (UART at 4 clocks per bit), or `None` without
 /// Icarus Verilog.
 fn harness() -> Option<&'static Path> {
-    static VVP: OnceLock<Option<PathBuf>> = OnceLock::new();
+    static VVP: OnceLock<Option<(TempDir, PathBuf)>> = OnceLock::new();
     VVP.get_or_init(|| {
-        if !have_all(&["iverilog", "vvp"], "the HDL game tests") {
-            return None;
-        }
-        let out = scratch_dir("hdl-games").join("tb_player.vvp");
+        testkit::tools(&["iverilog", "vvp"])?;
+        let dir = testkit::scratch_dir("hdl-games");
+        let out = dir.path().join("tb_player.vvp");
         compile_testbench("tb_player", &out);
-        Some(out)
+        Some((dir, out))
     })
-    .as_deref()
+    .as_ref()
+    .map(|(_, out)| out.as_path())
 }
 
 /// The board's colour and the starter in the four games of a fair match.
@@ -176,25 +178,6 @@ fn turn_of(reply: &Reply) -> Vec<u8> {
     digits
 }
 
-/// What the opponent of the board plays.
-enum Opponent {
-    Random(SplitMix64),
-    Engine(Engine),
-}
-
-impl Opponent {
-    fn choose(&mut self, game: &Game) -> Vec<u8> {
-        match self {
-            Opponent::Random(rng) => {
-                let turns: Vec<Vec<u8>> = game.legal_turns().take(2000).collect();
-                let pick = rng.below(turns.len() as u64) as usize;
-                turns[pick].clone()
-            }
-            Opponent::Engine(engine) => engine.choose_turn(game),
-        }
-    }
-}
-
 struct GameReport {
     /// `None` when the game was abandoned after the board's `max_turns` turns.
     outcome: Option<Outcome>,
@@ -211,7 +194,7 @@ fn play(
     (width, length): (u8, u8),
     colour: Side,
     starter: Side,
-    opponent: &mut Opponent,
+    opponent: &mut Bot,
     max_turns: usize,
 ) -> GameReport {
     let mut game = Game::new(Field::new(width, length).expect("field"), starter);
@@ -235,7 +218,7 @@ fn play(
             total_think += reply.think_cycles;
             let before = game.clone();
             turns.push(String::from_utf8(digits.clone()).expect("ascii"));
-            let result = game.play_turn(&digits);
+            let result = game.play_message(&digits);
             let record = format!("{width}x{length} {starter}: {}", turns.join("/"));
             match result {
                 None => {}
@@ -273,10 +256,10 @@ fn play(
                 Some(o) => panic!("the board's turn is a fault ({o}): {record}"),
             }
         } else {
-            let digits = opponent.choose(&game);
-            turns.push(String::from_utf8(digits.clone()).expect("ascii"));
-            game.play_turn(&digits);
-            last_opponent = Some(digits);
+            let turn = opponent.choose(&game).expect("an open game");
+            turns.push(turn.to_string());
+            game.play_turn(&turn);
+            last_opponent = Some(turn.digits().to_vec());
         }
     };
     GameReport {
@@ -298,7 +281,7 @@ fn play_to_end(
     field: (u8, u8),
     colour: Side,
     starter: Side,
-    opponent: &mut Opponent,
+    opponent: &mut Bot,
 ) -> GameReport {
     play(board, field, colour, starter, opponent, usize::MAX)
 }
@@ -321,7 +304,7 @@ fn board_beats_random_turns_on_8x10_with_every_turn_legal() {
     let mut wins = 0;
     // All games on one board, one after the other: each `w` starts afresh.
     for (k, (colour, starter)) in EVERY_START.into_iter().enumerate() {
-        let mut opponent = Opponent::Random(SplitMix64::new(k as u64 + 1));
+        let mut opponent = Bot::Random(Rng::new(k as u64 + 1));
         let r = play_to_end(&mut board, (8, 10), colour, starter, &mut opponent);
         summary(&format!("board {colour}, {starter} starts"), &r);
         if r.outcome.expect("finished").winner == colour {
@@ -345,7 +328,7 @@ fn board_plays_legal_games_against_the_engine_on_several_fields() {
         (12, 16, Side::Red, 9, 0),
     ] {
         board.set_switches(switches);
-        let mut opponent = Opponent::Engine(Engine::new(1, seed));
+        let mut opponent = Bot::Engine(Engine::new(1, seed));
         let r = play_to_end(&mut board, (w, l), colour, Side::Red, &mut opponent);
         summary(&format!("{w}x{l} board {colour} vs engine level 1"), &r);
         assert!(r.outcome.is_some() && r.board_turns > 0);
@@ -359,7 +342,7 @@ fn board_recovers_from_random_bytes() {
     for seed in 1..=3 {
         // Any bytes: odd or zero sizes, stray braces, turns on nonsense fields (the board may
         // even start answering one) ...
-        let mut rng = SplitMix64::new(seed);
+        let mut rng = Rng::new(seed);
         let mut noise: Vec<u8> = (0..400).map(|_| rng.below(256) as u8).collect();
         // A `w` or `l` takes the next byte as a size whatever it is, so end the noise with two
         // line ends: the parser is then out of any size byte whatever came before.
@@ -372,7 +355,7 @@ fn board_recovers_from_random_bytes() {
         let digits = turn_of(&board.reply());
         let mut game = Game::new(Field::new(8, 10).expect("field"), Side::Red);
         assert_eq!(
-            game.play_turn(&digits),
+            game.play_message(&digits),
             None,
             "after noise seed {seed}, first turn {:?} is not a complete turn",
             String::from_utf8_lossy(&digits)
@@ -386,7 +369,7 @@ fn board_plays_opening_turns_on_the_largest_field() {
     let mut board = Board::start(vvp, 0);
     // 255 x 255 points to clear, W and L = 254; then a few turns each way, as both colours.
     for (colour, seed) in [(Side::Blue, 11), (Side::Red, 12)] {
-        let mut opponent = Opponent::Engine(Engine::new(1, seed));
+        let mut opponent = Bot::Engine(Engine::new(1, seed));
         let r = play(&mut board, (254, 254), colour, Side::Red, &mut opponent, 6);
         summary(&format!("254x254 board {colour}"), &r);
         assert_eq!(r.board_turns, 6);
@@ -407,7 +390,7 @@ fn board_resynchronises_on_w_in_the_middle_of_a_turn() {
     let digits = turn_of(&reply);
     let mut game = Game::new(Field::new(8, 10).expect("field"), Side::Red);
     assert_eq!(
-        game.play_turn(&digits),
+        game.play_message(&digits),
         None,
         "first turn {digits:?} is not a complete turn"
     );
@@ -426,7 +409,7 @@ fn survey_board_against_engine_levels() {
         for level in 1..=3u8 {
             let (mut wins, mut games, mut think, mut turns, mut max) = (0, 0, 0, 0, 0);
             for (k, (colour, starter)) in EVERY_START.into_iter().enumerate() {
-                let mut opponent = Opponent::Engine(Engine::new(level, 100 + k as u64));
+                let mut opponent = Bot::Engine(Engine::new(level, 100 + k as u64));
                 let r = play_to_end(&mut board, (8, 10), colour, starter, &mut opponent);
                 games += 1;
                 if r.outcome.is_some_and(|o| o.winner == colour) {

@@ -1,25 +1,24 @@
 //! Runs the self-checking Icarus Verilog testbenches of the player (`hdl/tb/tb_*.v` except the
 //! interactive `tb_player.v`, which `hdl_games.rs` drives) and asserts each prints PASS.
 //!
-//! Skipped, with a notice, when `iverilog`/`vvp` are not installed (`cargo xtask` installs them).
+//! Skipped, with a notice, when `iverilog`/`vvp` are not installed (`cargo xtask` installs them);
+//! under CI (`CI=true`) that fails instead.
 
 mod common;
 
-use common::verilog::{compile_testbench, have_all, hdl_dir, scratch_dir};
+use common::verilog::{compile_testbench, hdl_dir};
 
 /// Compiles `hdl/tb/<top>.v` with the design and returns what the simulation printed.
 fn run_testbench(top: &str) -> Option<String> {
-    if !have_all(&["iverilog", "vvp"], &format!("testbench {top}")) {
-        return None;
-    }
-    let out = scratch_dir("hdl-tb").join(format!("{top}.vvp"));
+    testkit::tools(&["iverilog", "vvp"])?;
+    let dir = testkit::scratch_dir("hdl-tb");
+    let out = dir.path().join(format!("{top}.vvp"));
     compile_testbench(top, &out);
     let run = std::process::Command::new("vvp")
         .arg("-n")
         .arg(&out)
         .output()
         .expect("run vvp");
-    let _ = std::fs::remove_file(&out);
     Some(String::from_utf8_lossy(&run.stdout).into_owned())
 }
 

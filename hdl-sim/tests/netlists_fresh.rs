@@ -18,12 +18,16 @@ fn creator(json: &str) -> Option<String> {
 
 #[test]
 fn committed_netlists_match_yosys() {
-    let Ok(out) = Command::new("yosys").arg("-V").output() else {
-        eprintln!("NOTICE: yosys not installed, skipping the netlist freshness check");
+    let Some(yosys) = testkit::tool("yosys") else {
         return;
     };
+    let out = Command::new(yosys)
+        .arg("-V")
+        .output()
+        .expect("run yosys -V");
     let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let dir = tempfile_dir();
+    let scratch = testkit::scratch_dir("hdl-sim-fresh");
+    let dir = scratch.path();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../hdl/netlist.sh");
     for (name, top) in [
         ("ops", "ops_top"),
@@ -62,7 +66,7 @@ fn committed_netlists_match_yosys() {
     }
     let st = Command::new("bash")
         .arg(designs().join("ffs.sh"))
-        .env("OUT_DIR", &dir)
+        .env("OUT_DIR", dir)
         .status()
         .unwrap();
     assert!(st.success());
@@ -74,11 +78,4 @@ fn committed_netlists_match_yosys() {
             "tests/designs/{name}.json is stale: rerun tests/designs/ffs.sh"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn tempfile_dir() -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("hdl-sim-fresh-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }

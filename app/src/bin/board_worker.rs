@@ -7,6 +7,6 @@ use gloo_worker::Registrable;
 
 fn main() {
     console_error_panic_hook::set_once();
-    set_reference(include_str!("../../../hdl/netlist/de2_115_top.json"));
+    set_reference(hdl_sim::reference::NETLIST);
     BoardWorker::registrar().register();
 }

@@ -1,7 +1,7 @@
 //! A Racetrack circuit: one square per cell, in the spec's display colours (§1), and its finish
 //! line, for every canvas that shows a circuit (the editor, the pilot lab).
 
-use engine::racetrack::{Circuit, FinishLine, colour};
+use engine::racetrack::{Circuit, FinishLine, Pos, colour};
 
 use super::css_rgb;
 use crate::canvas::Surface;
@@ -16,9 +16,9 @@ pub fn paint(surface: &Surface, circuit: &Circuit, view: View) {
         // One rectangle per run of equal characters: a circuit is mostly long runs.
         let mut x = 0;
         while x < cols {
-            let ch = circuit.cell(x, y);
+            let ch = circuit.cell(Pos::new(x, y));
             let run = (x..cols)
-                .take_while(|&x2| circuit.cell(x2, y) == ch)
+                .take_while(|&x2| circuit.cell(Pos::new(x2, y)) == ch)
                 .count() as i32;
             ctx.set_fill_style_str(&css_rgb(colour::rgb(ch)));
             ctx.fill_rect(

@@ -26,7 +26,7 @@ impl Step {
         for c in &self.changes {
             let ch = if forward { c.after } else { c.before };
             // Every change was a successful `set`, so it applies again.
-            let _ = circuit.set(i32::from(c.x), i32::from(c.y), ch);
+            let _ = circuit.set(Pos::new(i32::from(c.x), i32::from(c.y)), ch);
         }
     }
 }
@@ -80,11 +80,11 @@ impl Document {
     pub fn paint_each(&mut self, cells: impl IntoIterator<Item = (Pos, u8)>) -> bool {
         let mut changed = false;
         for (p, ch) in cells {
-            if self.circuit.get(p.x, p.y).is_some_and(|old| old != ch) {
+            if self.circuit.get(p).is_some_and(|old| old != ch) {
                 if self.stroke_base.is_none() {
                     self.stroke_base = Some(self.circuit.clone());
                 }
-                changed |= self.circuit.set(p.x, p.y, ch).is_ok();
+                changed |= self.circuit.set(p, ch).is_ok();
             }
         }
         if changed {
@@ -133,7 +133,7 @@ impl Document {
         self.end_stroke();
         let cells: Vec<(Pos, u8)> = (0..Circuit::HEIGHT)
             .flat_map(|y| (0..Circuit::WIDTH).map(move |x| Pos::new(x, y)))
-            .map(|p| (p, circuit.cell(p.x, p.y)))
+            .map(|p| (p, circuit.cell(p)))
             .collect();
         self.paint_each(cells);
         self.end_stroke()
@@ -193,7 +193,7 @@ mod tests {
         assert!(!doc.paint([Pos::new(3, 1)], b'J'), "no change, no revision");
         assert!(doc.end_stroke());
         let painted = doc.circuit().clone();
-        assert_eq!(painted.cell(2, 1), b'J');
+        assert_eq!(painted.cell(Pos::new(2, 1)), b'J');
         assert_eq!(doc.undo_depth(), 1);
 
         let r = doc.revision();
@@ -248,6 +248,6 @@ mod tests {
         while doc.undo() {}
         assert_eq!(doc.circuit(), &Circuit::blank());
         while doc.redo() {}
-        assert_eq!(doc.circuit().cell(0, 10), b'J');
+        assert_eq!(doc.circuit().cell(Pos::new(0, 10)), b'J');
     }
 }

@@ -76,13 +76,13 @@ mod tests {
     fn decor_colours_do_not_change_the_mask_but_track_does() {
         let blank = Circuit::blank();
         let mut painted = blank.clone();
-        painted.set(3, 3, b'P').unwrap();
+        painted.set(Pos::new(3, 3), b'P').unwrap();
         assert_eq!(TrackMask::of(&blank), TrackMask::of(&painted));
-        painted.set(3, 3, b' ').unwrap();
+        painted.set(Pos::new(3, 3), b' ').unwrap();
         assert_ne!(TrackMask::of(&blank), TrackMask::of(&painted));
         // The last cell has its own bit.
         let mut corner = blank.clone();
-        corner.set(149, 99, b' ').unwrap();
+        corner.set(Pos::new(149, 99), b' ').unwrap();
         assert_ne!(TrackMask::of(&blank), TrackMask::of(&corner));
     }
 
@@ -91,7 +91,7 @@ mod tests {
         let masks: Vec<TrackMask> = (0..3)
             .map(|i| {
                 let mut c = Circuit::blank();
-                c.set(i, 10, b' ').unwrap();
+                c.set(Pos::new(i, 10), b' ').unwrap();
                 TrackMask::of(&c)
             })
             .collect();

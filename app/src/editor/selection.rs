@@ -57,7 +57,7 @@ impl Block {
         Block {
             width: rect.width(),
             height: rect.height(),
-            cells: rect.cells().map(|p| circuit.cell(p.x, p.y)).collect(),
+            cells: rect.cells().map(|p| circuit.cell(p)).collect(),
         }
     }
 
@@ -75,7 +75,7 @@ impl Block {
         self.cells.iter().enumerate().filter_map(move |(i, &ch)| {
             let i = i as i32;
             let p = Pos::new(at.x + i % self.width, at.y + i / self.width);
-            Circuit::contains(p.x, p.y).then_some((p, ch))
+            Circuit::contains(p).then_some((p, ch))
         })
     }
 }
@@ -120,7 +120,7 @@ mod tests {
         let block = Block::copy(&circuit, rect);
         let at_home: Vec<_> = block.placed(Pos::new(18, 1)).collect();
         assert_eq!(at_home.len(), 15);
-        assert!(at_home.iter().all(|&(p, ch)| circuit.cell(p.x, p.y) == ch));
+        assert!(at_home.iter().all(|&(p, ch)| circuit.cell(p) == ch));
         assert_eq!(block.placed(Pos::new(147, 98)).count(), 3 * 2);
         let floating = Floating {
             block,

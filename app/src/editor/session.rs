@@ -468,7 +468,7 @@ impl Session {
     fn footprint(&self, p: Pos) -> Vec<Pos> {
         match self.tool {
             Tool::Brush | Tool::Eraser => paint::brush(p, 1),
-            _ if Circuit::contains(p.x, p.y) => vec![p],
+            _ if Circuit::contains(p) => vec![p],
             _ => Vec::new(),
         }
     }
@@ -524,14 +524,14 @@ impl Session {
                 self.commit();
             }
             Tool::Replace => {
-                if let Some(old) = self.doc.circuit().get(p.x, p.y) {
+                if let Some(old) = self.doc.circuit().get(p) {
                     let cells = paint::cells_of(self.doc.circuit(), old);
                     self.doc.paint(cells, ch);
                     self.commit();
                 }
             }
             Tool::Eyedropper => {
-                if let Some(picked) = self.doc.circuit().get(p.x, p.y) {
+                if let Some(picked) = self.doc.circuit().get(p) {
                     if secondary {
                         self.secondary = picked;
                     } else {
@@ -707,7 +707,7 @@ impl Session {
                     // Under the pointer if it is on the circuit, else over the selection.
                     let at = self
                         .hover
-                        .filter(|p| Circuit::contains(p.x, p.y))
+                        .filter(|&p| Circuit::contains(p))
                         .or(self.selection.map(|r| Pos::new(r.left, r.top)))
                         .unwrap_or(Pos::new(2, 2));
                     self.floating = Some(Floating { block, at });
@@ -971,8 +971,8 @@ mod tests {
         assert!(s.report().is_conforming(), "{:?}", s.report().rules());
         assert_eq!(s.checked_revision(), s.doc().revision());
         assert!(s.finish().is_some());
-        assert_eq!(s.circuit().cell(10, 2), Circuit::TRACK);
-        assert_eq!(s.circuit().cell(20, 7), b'C');
+        assert_eq!(s.circuit().cell(Pos::new(10, 2)), Circuit::TRACK);
+        assert_eq!(s.circuit().cell(Pos::new(20, 7)), b'C');
         assert!(effects.contains(&Effect::Autosave));
         let request = solve_request(&effects).expect("a par-time request");
         assert!(matches!(s.par(), Par::Pending { .. }));
@@ -1029,10 +1029,10 @@ mod tests {
             ch: b'J',
         });
         let _ = drag(&mut s, (5, 5), (9, 5), 0);
-        assert!((5..=9).all(|x| s.circuit().cell(x, 5) == b'J'));
+        assert!((5..=9).all(|x| s.circuit().cell(Pos::new(x, 5)) == b'J'));
         assert_eq!(s.doc().undo_depth(), 1);
         let _ = drag(&mut s, (5, 6), (5, 6), 2);
-        assert_eq!(s.circuit().cell(5, 6), Circuit::TRACK);
+        assert_eq!(s.circuit().cell(Pos::new(5, 6)), Circuit::TRACK);
         let _ = s.handle(Input::Command(Command::Undo));
         let _ = s.handle(Input::Command(Command::Undo));
         assert_eq!(s.circuit(), &Circuit::blank());
@@ -1072,7 +1072,7 @@ mod tests {
         };
         let _ = s.handle(Input::PointerDown(finger(1, (40, 40))));
         let _ = s.handle(Input::PointerMove(finger(1, (45, 40))));
-        assert_eq!(s.circuit().cell(44, 40), b'C');
+        assert_eq!(s.circuit().cell(Pos::new(44, 40)), b'C');
         let _ = s.handle(Input::PointerDown(finger(2, (60, 40))));
         assert_eq!(s.circuit(), &Circuit::blank(), "the stroke is void");
         let scale = s.view().unwrap().scale;
@@ -1111,14 +1111,14 @@ mod tests {
         let _ = drag(&mut s, (11, 10), (11, 13), 0);
         assert_eq!(s.floating().map(|f| f.at), Some(Pos::new(10, 13)));
         let _ = s.handle(Input::Command(Command::Deselect));
-        assert_eq!(s.circuit().cell(11, 13), b'J');
-        assert_eq!(s.circuit().cell(11, 10), Circuit::TRACK);
+        assert_eq!(s.circuit().cell(Pos::new(11, 13)), b'J');
+        assert_eq!(s.circuit().cell(Pos::new(11, 10)), Circuit::TRACK);
         // Paste under the pointer.
         let _ = s.handle(Input::PointerMove(mouse((50, 50), 0)));
         let _ = s.handle(Input::Command(Command::Paste));
         assert_eq!(s.floating().map(|f| f.at), Some(Pos::new(50, 50)));
         let _ = s.handle(Input::Command(Command::Tool(Tool::Pencil)));
-        assert_eq!(s.circuit().cell(51, 50), b'J');
+        assert_eq!(s.circuit().cell(Pos::new(51, 50)), b'J');
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use engine::racetrack::f1::{self, ResultFile};
 use engine::racetrack::judge::{self, Fault, Verdict};
 use engine::racetrack::physics::{self, CELL_METRES, Pos};
-use engine::racetrack::pools::Outcome;
+use engine::racetrack::pools::LapOutcome;
 use engine::racetrack::{Circuit, LineEnding, log};
 
 /// One judged lap: a result file, or the lap of a built-in pilot.
@@ -131,13 +131,13 @@ impl JudgedLap {
     }
 
     /// The lap as the §5 ranking sees it.
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> LapOutcome {
         match &self.verdict {
-            Verdict::Valid(lap) => Outcome::Valid {
+            Verdict::Valid(lap) => LapOutcome::Valid {
                 time: lap.time,
                 speed: lap.speed_kmh,
             },
-            Verdict::Invalid(_) => Outcome::Invalid,
+            Verdict::Invalid(_) => LapOutcome::Invalid,
         }
     }
 

@@ -1,10 +1,10 @@
 //! A circuit's results log (TESTF1's `<circuit>.log`): the lines `engine::racetrack::log::line`
 //! writes, kept as text so what the browser stores is exactly what it exports, and ranked by
-//! the spec's §5 order (`engine::racetrack::pools::Outcome::rank_cmp`).
+//! the spec's §5 order (`engine::racetrack::pools::LapOutcome::rank_cmp`).
 
 use std::cmp::Ordering;
 
-use engine::racetrack::pools::Outcome;
+use engine::racetrack::pools::LapOutcome;
 
 /// One line of the log, split into its fields.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,11 +48,11 @@ impl Entry {
 
     /// The lap as the ranking sees it: the logged figures (a valid line whose figures do not
     /// read as numbers ranks as invalid rather than crashing the table).
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> LapOutcome {
         let number = |s: &Option<String>| s.as_deref().and_then(|s| s.parse::<f64>().ok());
         match (self.is_valid(), number(&self.time), number(&self.speed)) {
-            (true, Some(time), Some(speed)) => Outcome::Valid { time, speed },
-            _ => Outcome::Invalid,
+            (true, Some(time), Some(speed)) => LapOutcome::Valid { time, speed },
+            _ => LapOutcome::Invalid,
         }
     }
 }
@@ -106,7 +106,7 @@ impl ResultsLog {
     /// laps share a place and keep the log's order. Lines that do not split into the seven
     /// fields are skipped.
     pub fn ranking(&self) -> Vec<Ranked> {
-        let mut entries: Vec<(Entry, Outcome)> = self
+        let mut entries: Vec<(Entry, LapOutcome)> = self
             .lines
             .iter()
             .filter_map(|l| Entry::parse(l))
@@ -118,7 +118,7 @@ impl ResultsLog {
         entries.sort_by(|a, b| a.1.rank_cmp(b.1));
         let mut ranked = Vec::with_capacity(entries.len());
         let mut place = 0;
-        let mut previous: Option<Outcome> = None;
+        let mut previous: Option<LapOutcome> = None;
         for (i, (entry, outcome)) in entries.into_iter().enumerate() {
             if previous.is_none_or(|p| p.rank_cmp(outcome) != Ordering::Equal) {
                 place = i + 1;

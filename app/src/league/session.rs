@@ -374,9 +374,9 @@ mod tests {
         let mut record = Record::new(field, Side::Red);
         while game.outcome().is_none() {
             let side = usize::from(game.to_move() == Side::Blue);
-            let turn = engines[side].choose_turn(&game);
+            let turn = engines[side].choose_turn(&game).expect("an open game");
             game.play_turn(&turn);
-            record.turns.push(turn);
+            record.turns.push(turn.digits().to_vec());
         }
         record.result = game.outcome();
         record

@@ -135,8 +135,8 @@ impl Component for Editor {
         let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
         let hovered = s
             .hover()
-            .filter(|p| Circuit::contains(p.x, p.y))
-            .map(|p| (p, s.circuit().cell(p.x, p.y)));
+            .filter(|&p| Circuit::contains(p))
+            .map(|p| (p, s.circuit().cell(p)));
         let selection = match (s.floating(), s.selection()) {
             (Some(f), _) => format!("floating {}×{}", f.block.width(), f.block.height()),
             (None, Some(r)) => format!("selection {}×{}", r.width(), r.height()),

@@ -346,7 +346,12 @@ impl Soccer {
                 Some(referee) => referee,
                 None => {
                     let field = self.setup.field().map_err(|e| e.to_string())?;
-                    Referee::new(field, self.setup.starter.pick(js_sys::Math::random()))
+                    Referee::new(
+                        field,
+                        self.setup
+                            .starter
+                            .pick_with(|| js_sys::Math::random() < 0.5),
+                    )
                 }
             };
             let kinds = self.setup.kinds();

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use engine::soccer::Side;
+use engine::soccer::{BySide, Side};
 use gloo_timers::callback::Interval;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
@@ -67,7 +67,7 @@ struct SideBoard {
 }
 
 struct Inner {
-    sides: [RefCell<SideBoard>; 2],
+    sides: BySide<RefCell<SideBoard>>,
     log: SharedLog,
     epoch: u64,
     version: Cell<u64>,
@@ -88,13 +88,6 @@ impl PartialEq for Boards {
 impl Default for Boards {
     fn default() -> Self {
         Boards::new()
-    }
-}
-
-fn index(side: Side) -> usize {
-    match side {
-        Side::Red => 0,
-        Side::Blue => 1,
     }
 }
 
@@ -125,7 +118,7 @@ impl Boards {
     }
 
     fn side(&self, side: Side) -> std::cell::RefMut<'_, SideBoard> {
-        self.inner.sides[index(side)].borrow_mut()
+        self.inner.sides[side].borrow_mut()
     }
 
     /// Whether `side`'s port is being opened (a game started meanwhile waits for it).

@@ -99,7 +99,11 @@ impl Referee {
 
     /// The completed turns, the game-ending one included, starting with the starter's.
     pub fn turns(&self) -> Vec<Vec<u8>> {
-        let mut turns = self.game.turns();
+        // A record keeps turns as sent: the ending one may be `{}` or faulty bytes, which a
+        // `Turn` cannot hold.
+        let mut turns: Vec<Vec<u8>> = (self.game.turns().iter())
+            .map(|turn| turn.digits().to_vec())
+            .collect();
         if self.outcome().is_some() {
             // The game ended during turn `turn_number`: the turns before it are the game's
             // own, the ending one is as it was played (none for a verdict).
@@ -164,7 +168,7 @@ impl Referee {
             return Some(outcome);
         }
         self.take_back_turn();
-        let outcome = self.game.play_turn(digits);
+        let outcome = self.game.play_message(digits);
         if outcome.is_some() {
             self.ending = Some(digits.to_vec());
         }

@@ -3,6 +3,7 @@
 
 use engine::soccer::Side;
 use engine::soccer::field::{Field, FieldError};
+use engine::soccer::referee::Starter;
 use engine::soccer::search::MAX_LEVEL;
 
 use super::players::PlayerKind;
@@ -41,42 +42,6 @@ pub fn parse_size(width: &str, length: &str) -> Result<Field, SizeError> {
         })
     };
     Field::new(byte("width", width)?, byte("length", length)?).map_err(SizeError::Field)
-}
-
-/// Who plays the first turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StarterChoice {
-    /// Drawn at random when the game starts (the referee's default, spec §4).
-    Random,
-    Fixed(Side),
-}
-
-impl StarterChoice {
-    /// The option value of the `starter` select.
-    pub fn value(self) -> &'static str {
-        match self {
-            StarterChoice::Random => "random",
-            StarterChoice::Fixed(side) => side.name(),
-        }
-    }
-
-    pub fn from_value(value: &str) -> Option<StarterChoice> {
-        match value {
-            "random" => Some(StarterChoice::Random),
-            "red" => Some(StarterChoice::Fixed(Side::Red)),
-            "blue" => Some(StarterChoice::Fixed(Side::Blue)),
-            _ => None,
-        }
-    }
-
-    /// The starter, drawing with `coin` (a number in 0..1) when random.
-    pub fn pick(self, coin: f64) -> Side {
-        match self {
-            StarterChoice::Random if coin < 0.5 => Side::Red,
-            StarterChoice::Random => Side::Blue,
-            StarterChoice::Fixed(side) => side,
-        }
-    }
 }
 
 /// One side's settings.
@@ -161,7 +126,7 @@ pub const DEFAULT_SIZE: (u8, u8) = (8, 10);
 pub struct Setup {
     pub width: String,
     pub length: String,
-    pub starter: StarterChoice,
+    pub starter: Starter,
     /// Red's and blue's settings.
     pub sides: [SideSetup; 2],
     pub seed: String,
@@ -191,7 +156,7 @@ impl Default for Setup {
         Setup {
             width: DEFAULT_SIZE.0.to_string(),
             length: DEFAULT_SIZE.1.to_string(),
-            starter: StarterChoice::Random,
+            starter: Starter::Random,
             sides: [SideSetup::human(), SideSetup::engine()],
             seed: "1".into(),
         }
@@ -210,7 +175,7 @@ impl Setup {
                 self.length = l.to_string();
             }
             Edit::Starter(value) => {
-                if let Some(choice) = StarterChoice::from_value(&value) {
+                if let Some(choice) = Starter::from_name(&value) {
                     self.starter = choice;
                 }
                 return false;
@@ -293,20 +258,6 @@ mod tests {
     }
 
     #[test]
-    fn starter_values_round_trip() {
-        for choice in [
-            StarterChoice::Random,
-            StarterChoice::Fixed(Side::Red),
-            StarterChoice::Fixed(Side::Blue),
-        ] {
-            assert_eq!(StarterChoice::from_value(choice.value()), Some(choice));
-        }
-        assert_eq!(StarterChoice::Random.pick(0.2), Side::Red);
-        assert_eq!(StarterChoice::Random.pick(0.7), Side::Blue);
-        assert_eq!(StarterChoice::Fixed(Side::Blue).pick(0.2), Side::Blue);
-    }
-
-    #[test]
     fn boards_are_sides_too() {
         let mut side = SideSetup::human();
         side.set_kind("serial");
@@ -339,9 +290,9 @@ mod tests {
         assert!(!setup.apply(Edit::Level(Side::Blue, "99".into())));
         assert_eq!(setup.side(Side::Blue).level, MAX_LEVEL);
         assert!(!setup.apply(Edit::Starter("nobody".into())));
-        assert_eq!(setup.starter, StarterChoice::Random);
+        assert_eq!(setup.starter, Starter::Random);
         assert!(!setup.apply(Edit::Starter("blue".into())));
-        assert_eq!(setup.starter, StarterChoice::Fixed(Side::Blue));
+        assert_eq!(setup.starter, Starter::Fixed(Side::Blue));
         assert_eq!(setup.limits(), Ok([None, Some(1000)]));
         setup.apply(Edit::Limit(Side::Red, "x".into()));
         assert!(setup.limits().is_err());

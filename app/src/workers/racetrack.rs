@@ -97,7 +97,7 @@ impl Response {
 pub struct JudgedFile {
     pub name: String,
     /// `Ok` with the lap's figures, `Err` with the first fault in the spec's words.
-    pub verdict: Result<judge::Lap, String>,
+    pub verdict: Result<judge::ValidLap, String>,
 }
 
 /// Runs one request to completion, reading the time with `clock` (milliseconds). `Cancel` has

@@ -67,7 +67,7 @@ pub fn answer_with(ask: &Ask, engine: &mut Engine, now: impl Fn() -> f64) -> Ans
     match engine.analyse(&game) {
         Some(analysis) => Answer::Turn {
             id: ask.id,
-            turn: String::from_utf8_lossy(&analysis.turn).into_owned(),
+            turn: analysis.turn.to_string(),
             depth: analysis.depth,
             nodes: analysis.nodes,
             millis: now() - started,
@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(id, 7);
         let mut game = Record::parse("8x10 red: 3/3").unwrap().replay().unwrap();
         let before = game.clone();
-        let outcome = game.play_turn(turn.as_bytes());
+        let outcome = game.play_message(turn.as_bytes());
         assert!(
             outcome.is_none_or(|o| o.winner == before.to_move()),
             "{turn}"
@@ -179,7 +179,10 @@ mod tests {
         let mut fresh_differs = false;
         while game.outcome().is_none() {
             let side = usize::from(game.to_move() == Side::Blue);
-            let expected = String::from_utf8(cli[side].choose_turn(&game)).unwrap();
+            let expected = cli[side]
+                .choose_turn(&game)
+                .expect("an open game")
+                .to_string();
             let ask = Ask {
                 id: record.turns.len() as u64,
                 record: record.to_string(),
@@ -201,7 +204,7 @@ mod tests {
             if let Answer::Turn { turn, .. } = answer(&ask, || 0.0) {
                 fresh_differs |= turn != expected;
             }
-            game.play_turn(expected.as_bytes());
+            game.play_message(expected.as_bytes());
             record.turns.push(expected.into_bytes());
         }
         assert!(

@@ -20,7 +20,7 @@ struct Screen {
 
 impl Screen {
     fn colour(&self, x: i32, y: i32) -> [u8; 3] {
-        if Circuit::contains(x, y) {
+        if Circuit::contains(Pos::new(x, y)) {
             self.cells[(y * Circuit::WIDTH + x) as usize]
         } else {
             [0, 0, 0]
@@ -38,7 +38,7 @@ impl Screen {
     }
 
     fn paint(&mut self, p: Pos, rgb: [u8; 3]) -> io::Result<()> {
-        if !Circuit::contains(p.x, p.y) {
+        if !Circuit::contains(p) {
             return Ok(());
         }
         self.cells[(p.y * Circuit::WIDTH + p.x) as usize] = rgb;
@@ -94,7 +94,7 @@ pub fn fits() -> bool {
 pub fn play(circuit: &Circuit, positions: &[Pos], verdict: &Verdict, delay: u32) -> io::Result<()> {
     let cells = (0..Circuit::HEIGHT)
         .flat_map(|y| (0..Circuit::WIDTH).map(move |x| (x, y)))
-        .map(|(x, y)| colour::rgb(circuit.cell(x, y)))
+        .map(|(x, y)| colour::rgb(circuit.cell(Pos::new(x, y))))
         .collect();
     let mut screen = Screen {
         cells,

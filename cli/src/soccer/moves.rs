@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .by_ref()
             .take(usize::try_from(args.limit).unwrap_or(usize::MAX))
         {
-            out.write_all(&turn)?;
+            out.write_all(turn.digits())?;
             out.write_all(b"\n")?;
         }
         if turns.next().is_some() {

@@ -133,7 +133,7 @@ impl Player {
                     Game::new(field, starter)
                 });
                 if let Some(turn) = &opponent_turn
-                    && let Some(outcome) = game.play_turn(turn.digits())
+                    && let Some(outcome) = game.play_turn(turn)
                 {
                     note(format!(
                         "the opponent's turn {turn} ended the game: {}",
@@ -145,15 +145,15 @@ impl Player {
                     note("asked to play out of turn".into());
                     return None;
                 }
-                let digits = self.engine.choose_turn(game);
-                game.play_turn(&digits);
-                match Turn::new(&digits) {
-                    Ok(turn) => Some(turn),
-                    Err(e) => {
-                        note(format!("the engine found no turn to send: {e}"));
-                        None
-                    }
-                }
+                let Some(turn) = self.engine.choose_turn(game) else {
+                    note(format!(
+                        "the engine found no turn to send: {}",
+                        engine::soccer::protocol::TurnError::Empty
+                    ));
+                    return None;
+                };
+                game.play_turn(&turn);
+                Some(turn)
             }
             PlayerEvent::Ignored(e) => {
                 note(format!("skipped: {e}"));

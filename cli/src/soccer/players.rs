@@ -151,7 +151,7 @@ impl PlayerSpec {
                 let text = match netlist {
                     Some(path) => std::fs::read_to_string(path)
                         .with_context(|| format!("reading the netlist {}", path.display()))?,
-                    None => sim::REFERENCE_NETLIST.to_string(),
+                    None => hdl_sim::reference::NETLIST.to_string(),
                 };
                 let board = sim::board(&text, *switches, line)
                     .with_context(|| format!("{self}: the netlist is not a board"))?;

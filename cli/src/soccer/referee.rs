@@ -13,24 +13,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use engine::rng::SplitMix64;
+use engine::soccer::BySide;
 use engine::soccer::Side;
 use engine::soccer::game::Game;
 use engine::soccer::record::Record;
-use engine::soccer::referee::{self, End, Referee, RefereeEvent, Settings};
+use engine::soccer::referee::{End, Referee, RefereeEvent, Settings, Starter};
 
 use super::players::PlayerSpec;
 use crate::out::outln;
 use crate::transport::serial::LineArgs;
 use crate::transport::{Connection, Hub, Incoming};
-
-/// Who kicks off each game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Starter {
-    /// A fair coin per game, from `--seed`.
-    Random,
-    Red,
-    Blue,
-}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -50,7 +42,7 @@ pub struct Args {
     /// The field's length (even, 2-254).
     #[arg(long, default_value_t = 10)]
     length: u32,
-    #[arg(long, value_enum, default_value = "random")]
+    #[arg(long, default_value = "random", value_parser = starter_parser())]
     starter: Starter,
     /// Each player's time per turn, in milliseconds.
     #[arg(long, default_value_t = engine::soccer::protocol::TURN_MS)]
@@ -111,19 +103,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut wires = Wires {
         hub,
         t0,
-        closed: [false; 2],
+        closed: BySide::default(),
     };
-    let mut wins = [0u32; 2];
+    let mut wins = BySide::<u32>::default();
     for game in 1..=args.games {
-        let starter = match args.starter {
-            Starter::Random => referee::Starter::Random,
-            Starter::Red => referee::Starter::Fixed(Side::Red),
-            Starter::Blue => referee::Starter::Fixed(Side::Blue),
-        }
-        .pick(&mut rng);
+        let starter = args.starter.pick(&mut rng);
         log.note(wires.now_ms(), &format!("game {game}: {starter} starts"));
         let end = play_game(&mut wires, &mut log, settings, starter)?;
-        wins[index(end.end.outcome.winner)] += 1;
+        wins[end.end.outcome.winner] += 1;
         eprintln!("game {game}: {}", end.text);
         let line = end.record.to_string();
         outln!("{line}")?;
@@ -147,8 +134,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games,
         super::plural(args.games.into(), "game", "games"),
         args.red,
-        wins[0],
-        wins[1],
+        wins.red,
+        wins.blue,
         args.blue
     );
     log.flush()?;
@@ -176,7 +163,7 @@ pub(super) fn play_one(
     let mut wires = Wires {
         hub,
         t0: Instant::now(),
-        closed: [false; 2],
+        closed: BySide::default(),
     };
     let mut log = Log { out: None };
     if board {
@@ -203,7 +190,7 @@ struct Wires {
     hub: Hub,
     t0: Instant,
     /// Wires known to be closed: their players lose every later game at once.
-    closed: [bool; 2],
+    closed: BySide<bool>,
 }
 
 impl Wires {
@@ -232,7 +219,7 @@ impl Wires {
             match delivery.incoming {
                 Incoming::Data(bytes) => log.bytes(t, side, "from", &bytes, " (between games)"),
                 Incoming::Closed(why) => {
-                    self.closed[delivery.id] = true;
+                    self.closed[side] = true;
                     let name = self.hub.name(delivery.id);
                     log.note(t, &format!("{side} ({name}) closed: {why}"));
                 }
@@ -241,15 +228,30 @@ impl Wires {
     }
 }
 
-fn index(side: Side) -> usize {
-    match side {
-        Side::Red => 0,
-        Side::Blue => 1,
+/// The hub's wire ids: red's wire is attached first.
+const WIRE: BySide<usize> = BySide::new(0, 1);
+
+fn side_of(id: usize) -> Side {
+    if id == WIRE.red {
+        Side::Red
+    } else {
+        Side::Blue
     }
 }
 
-fn side_of(id: usize) -> Side {
-    if id == 0 { Side::Red } else { Side::Blue }
+/// `--starter`: the engine's names, listed in `--help` and in clap's error for any other word.
+fn starter_parser() -> impl clap::builder::TypedValueParser<Value = Starter> {
+    use clap::builder::TypedValueParser;
+    let listed = Starter::ALL.map(|starter| {
+        let value = clap::builder::PossibleValue::new(starter.name());
+        match starter {
+            Starter::Random => value.help("A fair coin per game, from `--seed`"),
+            Starter::Fixed(_) => value,
+        }
+    });
+    clap::builder::PossibleValuesParser::new(listed)
+        // Only the listed names get here, and each is a starter's.
+        .map(|name: String| Starter::from_name(&name).unwrap_or_default())
 }
 
 /// Referees one game to its end.
@@ -261,14 +263,14 @@ fn play_game(
 ) -> anyhow::Result<GameEnd> {
     let mut referee = Referee::new(settings, starter, wires.now_ms())?;
     for side in [Side::Red, Side::Blue] {
-        if wires.closed[index(side)] {
+        if wires.closed[side] {
             referee.handle_disconnect(side, wires.now_ms());
         }
     }
     loop {
         while let Some(transmit) = referee.poll_transmit() {
             log.bytes(wires.now_ms(), transmit.to, "to", &transmit.bytes, "");
-            wires.hub.send(index(transmit.to), transmit.bytes);
+            wires.hub.send(WIRE[transmit.to], transmit.bytes);
         }
         while let Some(event) = referee.poll_event() {
             let t = wires.now_ms();
@@ -307,7 +309,7 @@ fn play_game(
                         referee.handle_input(side, &bytes, t);
                     }
                     Incoming::Closed(why) => {
-                        wires.closed[delivery.id] = true;
+                        wires.closed[side] = true;
                         let name = wires.hub.name(delivery.id);
                         log.note(t, &format!("{side} ({name}) closed: {why}"));
                         referee.handle_disconnect(side, t);

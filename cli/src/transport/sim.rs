@@ -29,10 +29,6 @@ use hdl_sim::{BoardConfig, BoardEmulator, UartConfig};
 use super::serial::LineSettings;
 use super::{Connection, Inbox, Mail, in_process_polled};
 
-/// The reference player's netlist (`hdl/netlist/de2_115_top.json`), built into the binary so it
-/// works from anywhere.
-pub const REFERENCE_NETLIST: &str = include_str!("../../../hdl/netlist/de2_115_top.json");
-
 /// The DE2-115's `CLOCK_50`.
 pub const CLOCK_HZ: u64 = 50_000_000;
 

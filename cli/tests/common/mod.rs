@@ -1,10 +1,12 @@
 //! Shared by the CLI tests: running the `quadrille` binary and writing the files it reads.
-//! (The soccer tests' bots, pseudo-terminals and time limits are in `bots/harness.rs`.)
+//! (The soccer tests' bots, pseudo-terminals and time limits are in [`soccer`].)
 
 #![allow(
     dead_code,
     reason = "each test binary that includes this module uses only some of it"
 )]
+
+pub mod soccer;
 
 use std::fs;
 use std::path::{Path, PathBuf};

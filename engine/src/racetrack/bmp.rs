@@ -10,6 +10,7 @@ mod header;
 
 use super::Circuit;
 use super::colour::{self, PALETTE};
+use super::physics::Pos;
 
 pub use header::Part;
 
@@ -112,7 +113,7 @@ pub fn read(bytes: &[u8]) -> Result<Circuit, BmpError> {
     for (x, y, pixel) in image.enumerate_pixels() {
         let ch = colour::char_for_rgb(pixel.0);
         // Every palette character is storable and (x, y) is inside the grid: cannot fail.
-        let _ = circuit.set(x as i32, y as i32, ch);
+        let _ = circuit.set(Pos::new(x as i32, y as i32), ch);
     }
     Ok(circuit)
 }
@@ -132,9 +133,9 @@ mod tests {
     #[test]
     fn written_file_has_the_specs_layout() {
         let mut c = Circuit::blank();
-        c.set(0, 99, b'P').unwrap();
-        c.set(1, 99, b'I').unwrap();
-        c.set(149, 0, b'J').unwrap();
+        c.set(Pos::new(0, 99), b'P').unwrap();
+        c.set(Pos::new(1, 99), b'I').unwrap();
+        c.set(Pos::new(149, 0), b'J').unwrap();
         let b = write(&c);
         assert_eq!(b.len(), 7718);
         assert_eq!(&b[..2], b"BM");
@@ -165,8 +166,8 @@ mod tests {
             for y in 0..Circuit::HEIGHT {
                 for x in 0..Circuit::WIDTH {
                     assert_eq!(
-                        colour::rgb(back.cell(x, y)),
-                        colour::rgb(c.cell(x, y)),
+                        colour::rgb(back.cell(Pos::new(x, y))),
+                        colour::rgb(c.cell(Pos::new(x, y))),
                         "{} ({x},{y})",
                         s.name
                     );
@@ -267,13 +268,13 @@ mod tests {
                 read(&bmp_bits(bits, &two, stripes)).unwrap_or_else(|e| panic!("{bits}-bit: {e}"));
             for (x, y) in [(0, 0), (15, 3), (149, 99), (40, 4)] {
                 let expected = if stripes(x, y) == 1 { b' ' } else { b'A' };
-                assert_eq!(c.cell(x, y), expected, "{bits}-bit ({x},{y})");
+                assert_eq!(c.cell(Pos::new(x, y)), expected, "{bits}-bit ({x},{y})");
             }
         }
         // All 16 palette colours through an 8-bit image.
         let c = read(&bmp_bits(8, &PALETTE, |x, _| x as usize % 16)).unwrap();
         for x in 0..16 {
-            assert_eq!(c.cell(x, 50), colour::PALETTE_CHARS[x as usize]);
+            assert_eq!(c.cell(Pos::new(x, 50)), colour::PALETTE_CHARS[x as usize]);
         }
     }
 
@@ -290,9 +291,9 @@ mod tests {
         };
         for h in [100, -100] {
             let c = read(&bmp24(150, h, paint)).unwrap();
-            assert!(c.is_track(40, 4) && c.is_track(0, 4));
-            assert_eq!(c.cell(3, 50), b'J');
-            assert_eq!(c.cell(100, 0), b'A');
+            assert!(c.is_track(Pos::new(40, 4)) && c.is_track(Pos::new(0, 4)));
+            assert_eq!(c.cell(Pos::new(3, 50)), b'J');
+            assert_eq!(c.cell(Pos::new(100, 0)), b'A');
         }
     }
 
@@ -424,7 +425,7 @@ mod tests {
     #[test]
     fn run_length_encoded_images_read_and_a_cut_stream_is_placed() {
         let c = read(&rle8(100, true)).unwrap();
-        assert!(c.is_track(0, 0) && c.is_track(149, 99));
+        assert!(c.is_track(Pos::new(0, 0)) && c.is_track(Pos::new(149, 99)));
         let cut = rle8(40, false);
         assert_eq!(
             message(&cut),

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::physics::Pos;
 use super::text::{self, LineEnding};
 
 /// A 150 × 100 grid of ASCII characters: a space is track, anything else is decor.
@@ -39,15 +40,19 @@ pub enum CircuitError {
 }
 
 impl CircuitError {
-    /// The grid cell `(x, y)` where the shape first goes wrong (it may lie just outside the
-    /// grid, e.g. the 151st character of a line), for pointing at it.
-    pub fn cell(&self) -> (i32, i32) {
+    /// The grid cell where the shape first goes wrong (it may lie just outside the grid, e.g.
+    /// the 151st character of a line), for pointing at it.
+    pub fn cell(&self) -> Pos {
         match *self {
-            CircuitError::NonAscii { line, column, .. } => (column as i32 - 1, line as i32 - 1),
-            CircuitError::LineLength { line, found } => {
-                (found.min(Circuit::WIDTH as usize) as i32, line as i32 - 1)
+            CircuitError::NonAscii { line, column, .. } => {
+                Pos::new(column as i32 - 1, line as i32 - 1)
             }
-            CircuitError::LineCount { found } => (0, found.min(Circuit::HEIGHT as usize) as i32),
+            CircuitError::LineLength { line, found } => {
+                Pos::new(found.min(Circuit::WIDTH as usize) as i32, line as i32 - 1)
+            }
+            CircuitError::LineCount { found } => {
+                Pos::new(0, found.min(Circuit::HEIGHT as usize) as i32)
+            }
         }
     }
 }
@@ -55,8 +60,8 @@ impl CircuitError {
 /// Why [`Circuit::set`] refused a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetError {
-    #[error("({x},{y}) is outside the 150 × 100 grid")]
-    OffGrid { x: i32, y: i32 },
+    #[error("{0} is outside the 150 × 100 grid")]
+    OffGrid(Pos),
     #[error("byte 0x{0:02X} cannot be stored in a circuit (not ASCII, or a line terminator)")]
     BadByte(u8),
 }
@@ -137,35 +142,35 @@ impl Circuit {
         out
     }
 
-    /// Whether `(x, y)` is inside the grid.
-    pub fn contains(x: i32, y: i32) -> bool {
-        (0..Self::WIDTH).contains(&x) && (0..Self::HEIGHT).contains(&y)
+    /// Whether `p` is inside the grid.
+    pub fn contains(p: Pos) -> bool {
+        (0..Self::WIDTH).contains(&p.x) && (0..Self::HEIGHT).contains(&p.y)
     }
 
-    fn index(x: i32, y: i32) -> Option<usize> {
-        Self::contains(x, y).then(|| (y * Self::WIDTH + x) as usize)
+    fn index(p: Pos) -> Option<usize> {
+        Self::contains(p).then(|| (p.y * Self::WIDTH + p.x) as usize)
     }
 
-    /// The character at `(x, y)`, or `None` outside the grid.
-    pub fn get(&self, x: i32, y: i32) -> Option<u8> {
-        Self::index(x, y).map(|i| self.cells[i])
+    /// The character at `p`, or `None` outside the grid.
+    pub fn get(&self, p: Pos) -> Option<u8> {
+        Self::index(p).map(|i| self.cells[i])
     }
 
-    /// The character at `(x, y)`; outside the grid everything is decor ([`Circuit::OUTSIDE`]).
-    pub fn cell(&self, x: i32, y: i32) -> u8 {
-        self.get(x, y).unwrap_or(Self::OUTSIDE)
+    /// The character at `p`; outside the grid everything is decor ([`Circuit::OUTSIDE`]).
+    pub fn cell(&self, p: Pos) -> u8 {
+        self.get(p).unwrap_or(Self::OUTSIDE)
     }
 
-    /// Whether `(x, y)` is a track cell (a space). Outside the grid: never.
-    pub fn is_track(&self, x: i32, y: i32) -> bool {
-        self.get(x, y) == Some(Self::TRACK)
+    /// Whether `p` is a track cell (a space). Outside the grid: never.
+    pub fn is_track(&self, p: Pos) -> bool {
+        self.get(p) == Some(Self::TRACK)
     }
 
-    /// Writes `ch` at `(x, y)`. Refuses a cell outside the grid and a byte the text format
-    /// cannot hold (non-ASCII, CR, LF), so the circuit always writes back out unchanged.
-    pub fn set(&mut self, x: i32, y: i32, ch: u8) -> Result<(), SetError> {
+    /// Writes `ch` at `p`. Refuses a cell outside the grid and a byte the text format cannot
+    /// hold (non-ASCII, CR, LF), so the circuit always writes back out unchanged.
+    pub fn set(&mut self, p: Pos, ch: u8) -> Result<(), SetError> {
         check_byte(ch)?;
-        let i = Self::index(x, y).ok_or(SetError::OffGrid { x, y })?;
+        let i = Self::index(p).ok_or(SetError::OffGrid(p))?;
         self.cells[i] = ch;
         Ok(())
     }
@@ -226,7 +231,7 @@ mod tests {
     fn reads_all_three_line_endings_and_a_missing_last_one() {
         for nl in ["\n", "\r\n", "\r"] {
             let c = Circuit::parse(&text(100, 150, nl)).unwrap();
-            assert_eq!(c.cell(149, 99), b'A');
+            assert_eq!(c.cell(Pos::new(149, 99)), b'A');
             let mut bytes = text(100, 150, nl);
             bytes.truncate(bytes.len() - nl.len());
             assert_eq!(Circuit::parse(&bytes).unwrap(), c);
@@ -264,7 +269,7 @@ mod tests {
             err.to_string(),
             "line 7: 149 characters, a circuit line has exactly 150"
         );
-        assert_eq!(err.cell(), (149, 6));
+        assert_eq!(err.cell(), Pos::new(149, 6));
 
         let mut bytes = text(100, 150, "\n");
         bytes[151 * 2 + 9] = 0xE9;
@@ -282,7 +287,7 @@ mod tests {
             err.to_string(),
             "line 3, column 10 (byte 311): byte 0xE9 is not ASCII"
         );
-        assert_eq!(err.cell(), (9, 2));
+        assert_eq!(err.cell(), Pos::new(9, 2));
         // The first bad place wins: line 1 is short before line 2 has a bad byte.
         let mut bytes = text(1, 5, "\r\n");
         bytes.push(0x80);
@@ -303,8 +308,8 @@ mod tests {
     #[test]
     fn writes_crlf_by_default_and_round_trips() {
         let mut c = Circuit::blank();
-        c.set(0, 0, b'P').unwrap();
-        c.set(149, 99, b'x').unwrap();
+        c.set(Pos::new(0, 0), b'P').unwrap();
+        c.set(Pos::new(149, 99), b'x').unwrap();
         let t = c.to_text(LineEnding::default());
         assert_eq!(t.len(), 100 * 152);
         assert!(t.starts_with('P'));
@@ -318,15 +323,26 @@ mod tests {
     #[test]
     fn cells_outside_the_grid_are_decor_and_cannot_be_set() {
         let mut c = Circuit::blank();
-        assert!(c.is_track(40, 4));
-        assert!(c.is_track(20, 2) && c.is_track(59, 6));
-        assert!(!c.is_track(19, 2) && !c.is_track(60, 6) && !c.is_track(40, 7));
-        assert!(!c.is_track(-1, 4) && !c.is_track(150, 4) && !c.is_track(40, 100));
-        assert_eq!(c.cell(-1, -1), Circuit::OUTSIDE);
-        assert_eq!(c.get(150, 0), None);
-        assert_eq!(c.set(150, 0, b' '), Err(SetError::OffGrid { x: 150, y: 0 }));
-        assert_eq!(c.set(1, 1, b'\n'), Err(SetError::BadByte(b'\n')));
-        assert_eq!(c.set(1, 1, 0xC3), Err(SetError::BadByte(0xC3)));
-        assert_eq!(c.cell(1, 1), Circuit::GRASS);
+        assert!(c.is_track(Pos::new(40, 4)));
+        assert!(c.is_track(Pos::new(20, 2)) && c.is_track(Pos::new(59, 6)));
+        assert!(
+            !c.is_track(Pos::new(19, 2))
+                && !c.is_track(Pos::new(60, 6))
+                && !c.is_track(Pos::new(40, 7))
+        );
+        assert!(
+            !c.is_track(Pos::new(-1, 4))
+                && !c.is_track(Pos::new(150, 4))
+                && !c.is_track(Pos::new(40, 100))
+        );
+        assert_eq!(c.cell(Pos::new(-1, -1)), Circuit::OUTSIDE);
+        assert_eq!(c.get(Pos::new(150, 0)), None);
+        assert_eq!(
+            c.set(Pos::new(150, 0), b' '),
+            Err(SetError::OffGrid(Pos::new(150, 0)))
+        );
+        assert_eq!(c.set(Pos::new(1, 1), b'\n'), Err(SetError::BadByte(b'\n')));
+        assert_eq!(c.set(Pos::new(1, 1), 0xC3), Err(SetError::BadByte(0xC3)));
+        assert_eq!(c.cell(Pos::new(1, 1)), Circuit::GRASS);
     }
 }

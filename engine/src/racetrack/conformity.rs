@@ -68,11 +68,10 @@ impl fmt::Display for Violation {
 impl From<&CircuitError> for Violation {
     /// A file of the wrong shape breaks rule 1 at the place the error names.
     fn from(err: &CircuitError) -> Violation {
-        let (x, y) = err.cell();
         Violation {
             rule: Rule::Size,
             message: err.to_string(),
-            cells: vec![Pos::new(x, y)],
+            cells: vec![err.cell()],
         }
     }
 }
@@ -158,7 +157,7 @@ fn label(circuit: &Circuit, member: impl Fn(u8) -> bool) -> (Vec<u32>, Vec<Pos>)
     let mut firsts = Vec::new();
     let mut stack = Vec::new();
     for p in all_cells() {
-        if labels[idx(p)] != NONE || !member(circuit.cell(p.x, p.y)) {
+        if labels[idx(p)] != NONE || !member(circuit.cell(p)) {
             continue;
         }
         let id = firsts.len() as u32;
@@ -167,10 +166,7 @@ fn label(circuit: &Circuit, member: impl Fn(u8) -> bool) -> (Vec<u32>, Vec<Pos>)
         stack.push(p);
         while let Some(q) = stack.pop() {
             for n in neighbours8(q) {
-                if Circuit::contains(n.x, n.y)
-                    && labels[idx(n)] == NONE
-                    && member(circuit.cell(n.x, n.y))
-                {
+                if Circuit::contains(n) && labels[idx(n)] == NONE && member(circuit.cell(n)) {
                     labels[idx(n)] = id;
                     stack.push(n);
                 }
@@ -211,7 +207,7 @@ impl Topology {
 
     /// The region of a cell; outside the grid is outer decor.
     pub fn region(&self, p: Pos) -> Region {
-        if !Circuit::contains(p.x, p.y) {
+        if !Circuit::contains(p) {
             return Region::Outer;
         }
         match self.labels[idx(p)] {
@@ -251,7 +247,7 @@ pub fn check(circuit: &Circuit) -> Report {
 fn border(circuit: &Circuit) -> Option<Violation> {
     let cells: Vec<Pos> = all_cells()
         .filter(|p| p.x == 0 || p.y == 0 || p.x == Circuit::WIDTH - 1 || p.y == Circuit::HEIGHT - 1)
-        .filter(|p| circuit.is_track(p.x, p.y))
+        .filter(|&p| circuit.is_track(p))
         .collect();
     (!cells.is_empty()).then(|| Violation {
         rule: Rule::Border,
@@ -269,7 +265,7 @@ fn border(circuit: &Circuit) -> Option<Violation> {
 fn start_zone(circuit: &Circuit) -> Option<Violation> {
     let cells: Vec<Pos> = (2..=6)
         .flat_map(|y| (20..=59).map(move |x| Pos::new(x, y)))
-        .filter(|p| !circuit.is_track(p.x, p.y))
+        .filter(|&p| !circuit.is_track(p))
         .collect();
     (!cells.is_empty()).then(|| Violation {
         rule: Rule::StartZone,
@@ -312,7 +308,7 @@ fn one_loop(circuit: &Circuit, topo: &Topology) -> Vec<Violation> {
     }
     let (track, firsts) = label(circuit, |b| b == Circuit::TRACK);
     if firsts.len() > 1 {
-        let main = if circuit.is_track(physics::START.x, physics::START.y) {
+        let main = if circuit.is_track(physics::START) {
             track[idx(physics::START)]
         } else {
             let mut size = vec![0usize; firsts.len()];
@@ -356,7 +352,7 @@ fn one_loop(circuit: &Circuit, topo: &Topology) -> Vec<Violation> {
         if !cut {
             let mut cells: Vec<Pos> = [above, below]
                 .into_iter()
-                .filter(|p| Circuit::contains(p.x, p.y))
+                .filter(|&p| Circuit::contains(p))
                 .collect();
             if cells.is_empty() {
                 cells.push(physics::START);
@@ -390,7 +386,7 @@ fn width(circuit: &Circuit, topo: &Topology) -> Option<Violation> {
         return None;
     }
     let cells: Vec<Pos> = all_cells()
-        .filter(|p| circuit.is_track(p.x, p.y))
+        .filter(|&p| circuit.is_track(p))
         .filter(|&p| {
             let mut outer = false;
             let mut infield = false;
@@ -446,7 +442,7 @@ mod tests {
     fn rect(c: &mut Circuit, x0: i32, y0: i32, x1: i32, y1: i32, ch: u8) {
         for y in y0..=y1 {
             for x in x0..=x1 {
-                c.set(x, y, ch).unwrap();
+                c.set(Pos::new(x, y), ch).unwrap();
             }
         }
     }
@@ -516,8 +512,8 @@ mod tests {
     fn rule_3_start_zone() {
         let mut c = ring();
         // Both cells touch the outer decor, so they are not islands.
-        c.set(59, 2, b'P').unwrap();
-        c.set(20, 2, b'A').unwrap();
+        c.set(Pos::new(59, 2), b'P').unwrap();
+        c.set(Pos::new(20, 2), b'A').unwrap();
         let report = check(&c);
         assert_eq!(rules(&c), vec![3]);
         assert_eq!(
@@ -525,7 +521,7 @@ mod tests {
             vec![Pos::new(20, 2), Pos::new(59, 2)]
         );
         // A decor cell in the middle of the zone is also an island (rule 4).
-        c.set(40, 6, b'P').unwrap();
+        c.set(Pos::new(40, 6), b'P').unwrap();
         assert_eq!(rules(&c), vec![3, 4]);
         assert!(
             report.violations[0]
@@ -637,7 +633,7 @@ mod tests {
         let off_loop = start_zone_off_the_loop();
         let mut broken = ring();
         rect(&mut broken, 0, 50, 9, 50, b' ');
-        broken.set(30, 4, b'A').unwrap();
+        broken.set(Pos::new(30, 4), b'A').unwrap();
         rect(&mut broken, 70, 92, 71, 93, b'B');
         rect(&mut broken, 134, 40, 138, 45, b'K');
         rect(&mut broken, 60, 40, 61, 40, b' ');
@@ -665,7 +661,7 @@ mod tests {
     fn every_broken_rule_is_reported() {
         let mut c = ring();
         rect(&mut c, 0, 50, 9, 50, b' ');
-        c.set(30, 4, b'A').unwrap();
+        c.set(Pos::new(30, 4), b'A').unwrap();
         rect(&mut c, 70, 92, 71, 93, b'B');
         rect(&mut c, 134, 40, 138, 45, b'K');
         assert_eq!(rules(&c), vec![2, 3, 4, 5]);

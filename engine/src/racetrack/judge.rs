@@ -10,7 +10,7 @@ use super::physics::{self, FinishLine, Pos, START};
 /// A valid lap and its stopwatch figures.
 #[derive(serde::Serialize, serde::Deserialize)] // the app's worker sends it
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Lap {
+pub struct ValidLap {
     /// Number of moves `n` (positions − 1); the last one is the finishing move.
     pub moves: usize,
     /// The part of the last move before the line, `0 < f ≤ 1`.
@@ -23,7 +23,7 @@ pub struct Lap {
     pub speed_kmh: f64,
 }
 
-impl Lap {
+impl ValidLap {
     /// The time as the spec shows it, to the hundredth: `"56.42"`.
     pub fn time_shown(&self) -> String {
         format!("{:.2}", self.time)
@@ -206,7 +206,7 @@ impl fmt::Display for Fault {
 /// The judge's answer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
-    Valid(Lap),
+    Valid(ValidLap),
     Invalid(Fault),
 }
 
@@ -215,7 +215,7 @@ impl Verdict {
         matches!(self, Verdict::Valid(_))
     }
 
-    pub fn lap(&self) -> Option<&Lap> {
+    pub fn lap(&self) -> Option<&ValidLap> {
         match self {
             Verdict::Valid(lap) => Some(lap),
             Verdict::Invalid(_) => None,
@@ -258,7 +258,7 @@ pub fn judge_positions(circuit: &Circuit, positions: &[Pos]) -> Verdict {
     }
 }
 
-fn run(circuit: &Circuit, positions: &[Pos]) -> Result<Lap, Fault> {
+fn run(circuit: &Circuit, positions: &[Pos]) -> Result<ValidLap, Fault> {
     match positions.first() {
         Some(&p) if p == START => {}
         other => {
@@ -285,7 +285,7 @@ fn run(circuit: &Circuit, positions: &[Pos]) -> Result<Lap, Fault> {
         if step == 1 && !physics::FIRST_MOVES.contains(&to) {
             return Err(Fault::FirstMove { to });
         }
-        if !Circuit::contains(to.x, to.y) {
+        if !Circuit::contains(to) {
             return Err(Fault::OffGrid { step, from, to });
         }
         if let Some(hit) = physics::first_blocked(circuit, from, to) {
@@ -310,7 +310,7 @@ fn run(circuit: &Circuit, positions: &[Pos]) -> Result<Lap, Fault> {
             let time = physics::lap_time(step, fraction);
             let distance_m = physics::lap_distance_m(positions, fraction);
             let speed_kmh = physics::speed_kmh(distance_m, time);
-            return Ok(Lap {
+            return Ok(ValidLap {
                 moves: step,
                 fraction,
                 time,
@@ -334,7 +334,8 @@ mod tests {
         for y in 2..=95 {
             for x in 10..=139 {
                 let inside = (16..=133).contains(&x) && (8..=89).contains(&y);
-                c.set(x, y, if inside { b'K' } else { b' ' }).unwrap();
+                c.set(Pos::new(x, y), if inside { b'K' } else { b' ' })
+                    .unwrap();
             }
         }
         c
@@ -483,7 +484,7 @@ mod tests {
         );
         // Off the grid (and so off the track too): off_grid wins over collision.
         let mut open = Circuit::filled(b' ').unwrap();
-        open.set(0, 0, b'A').unwrap();
+        open.set(Pos::new(0, 0), b'A').unwrap();
         let l = vec![START, p(41, 3), p(42, 1), p(43, -2)];
         let v = judge_positions(&open, &l);
         assert_eq!(
@@ -522,7 +523,7 @@ mod tests {
         // move 3 already collides
         assert_eq!(v.fault().unwrap().step(), Some(3));
         let mut open = Circuit::filled(b' ').unwrap();
-        open.set(0, 0, b'A').unwrap();
+        open.set(Pos::new(0, 0), b'A').unwrap();
         let v = judge_positions(&open, &l);
         assert_eq!(
             v.fault(),

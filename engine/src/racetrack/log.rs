@@ -49,12 +49,12 @@ pub fn line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::racetrack::judge::{Fault, Lap};
+    use crate::racetrack::judge::{Fault, ValidLap};
     use crate::racetrack::{F1Error, Pos};
 
     #[test]
     fn valid_and_invalid_lines() {
-        let lap = Lap {
+        let lap = ValidLap {
             moves: 57,
             fraction: 0.42,
             time: 56.42,

@@ -23,6 +23,6 @@ mod text;
 
 pub use circuit::{Circuit, CircuitError, SetError};
 pub use f1::{F1Error, ResultFile};
-pub use judge::{Fault, FaultKind, Lap, Verdict, judge};
+pub use judge::{Fault, FaultKind, ValidLap, Verdict, judge};
 pub use physics::{FinishLine, Pos};
 pub use text::{LineEnding, QUOTE_MAX, quote};

@@ -104,7 +104,7 @@ pub fn brush(centre: Pos, radius: u8) -> Vec<Pos> {
 /// (a fill does not leak through a diagonal gap, as in common paint programs). Empty when `seed`
 /// is off the grid.
 pub fn flood(circuit: &Circuit, seed: Pos) -> Vec<Pos> {
-    let Some(target) = circuit.get(seed.x, seed.y) else {
+    let Some(target) = circuit.get(seed) else {
         return Vec::new();
     };
     let width = Circuit::WIDTH as usize;
@@ -117,7 +117,7 @@ pub fn flood(circuit: &Circuit, seed: Pos) -> Vec<Pos> {
         cells.push(p);
         for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
             let q = Pos::new(p.x + dx, p.y + dy);
-            if circuit.get(q.x, q.y) == Some(target) && !seen[index(q)] {
+            if circuit.get(q) == Some(target) && !seen[index(q)] {
                 seen[index(q)] = true;
                 stack.push(q);
             }
@@ -131,7 +131,7 @@ pub fn flood(circuit: &Circuit, seed: Pos) -> Vec<Pos> {
 pub fn cells_of(circuit: &Circuit, ch: u8) -> Vec<Pos> {
     (0..Circuit::HEIGHT)
         .flat_map(|y| (0..Circuit::WIDTH).map(move |x| Pos::new(x, y)))
-        .filter(|p| circuit.cell(p.x, p.y) == ch)
+        .filter(|&p| circuit.cell(p) == ch)
         .collect()
 }
 
@@ -175,12 +175,12 @@ mod tests {
             let (from, to) = (Pos::new(from.0, from.1), Pos::new(to.0, to.1));
             let mut c = Circuit::filled(b'A').unwrap();
             for p in line(from, to) {
-                c.set(p.x, p.y, Circuit::TRACK).unwrap();
+                c.set(p, Circuit::TRACK).unwrap();
             }
             assert!(physics::on_track(&c, from, to), "{from:?} → {to:?}");
             // One cell less and the move collides.
             let mid = line(from, to)[3];
-            c.set(mid.x, mid.y, b'A').unwrap();
+            c.set(mid, b'A').unwrap();
             assert!(!physics::on_track(&c, from, to), "{from:?} → {to:?}");
         }
     }
@@ -203,7 +203,7 @@ mod tests {
         let mut c = Circuit::filled(b'A').unwrap();
         // A diagonal wall of B splits the corner from the rest for a 4-connected fill.
         for i in 0..5 {
-            c.set(i, 4 - i, b'B').unwrap();
+            c.set(Pos::new(i, 4 - i), b'B').unwrap();
         }
         let corner = flood(&c, Pos::new(0, 0));
         assert_eq!(corner.len(), 10); // the triangle x + y < 4

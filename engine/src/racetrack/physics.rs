@@ -76,7 +76,7 @@ pub fn on_track(circuit: &Circuit, from: Pos, to: Pos) -> bool {
 /// The same walk as [`on_track`], answering *where* it fails: the first visited cell that makes
 /// the move illegal (on a tie, the cell after the minor step), or `None` when the move is legal.
 pub fn first_blocked(circuit: &Circuit, from: Pos, to: Pos) -> Option<Pos> {
-    if !circuit.is_track(from.x, from.y) {
+    if !circuit.is_track(from) {
         return Some(from);
     }
     if from == to {
@@ -88,7 +88,8 @@ pub fn first_blocked(circuit: &Circuit, from: Pos, to: Pos) -> Option<Pos> {
     let sy = if y1 >= y0 { 1 } else { -1 };
     let (dx, dy) = ((x1 - x0).abs(), (y1 - y0).abs());
     let track = |x: i64, y: i64| {
-        i32::try_from(x).is_ok_and(|x| i32::try_from(y).is_ok_and(|y| circuit.is_track(x, y)))
+        i32::try_from(x)
+            .is_ok_and(|x| i32::try_from(y).is_ok_and(|y| circuit.is_track(Pos::new(x, y))))
     };
     let (mut x, mut y, mut err) = (x0, y0, 0i64);
     if dx > dy {
@@ -147,15 +148,15 @@ impl FinishLine {
 
 /// The finish line of a circuit, or `None` when the start point is not track.
 pub fn finish_line(circuit: &Circuit) -> Option<FinishLine> {
-    if !circuit.is_track(START.x, START.y) {
+    if !circuit.is_track(START) {
         return None;
     }
     let mut top = START.y;
-    while circuit.is_track(FINISH_X, top - 1) {
+    while circuit.is_track(Pos::new(FINISH_X, top - 1)) {
         top -= 1;
     }
     let mut bottom = START.y;
-    while circuit.is_track(FINISH_X, bottom + 1) {
+    while circuit.is_track(Pos::new(FINISH_X, bottom + 1)) {
         bottom += 1;
     }
     Some(FinishLine { top, bottom })
@@ -239,7 +240,7 @@ mod tests {
     fn with_track(cells: &[(i32, i32)]) -> Circuit {
         let mut c = Circuit::filled(b'A').unwrap();
         for &(x, y) in cells {
-            c.set(x, y, b' ').unwrap();
+            c.set(Pos::new(x, y), b' ').unwrap();
         }
         c
     }

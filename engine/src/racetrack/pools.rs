@@ -24,7 +24,7 @@ pub const POOL_SIZE: usize = 12;
 
 /// A pilot's result on one circuit, as the judge gave it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub enum Outcome {
+pub enum LapOutcome {
     /// A valid lap: official time in seconds and average speed in km/h.
     Valid {
         /// Seconds.
@@ -36,29 +36,29 @@ pub enum Outcome {
     Invalid,
 }
 
-impl Outcome {
+impl LapOutcome {
     /// Whether the lap is valid.
     pub fn is_valid(self) -> bool {
-        matches!(self, Outcome::Valid { .. })
+        matches!(self, LapOutcome::Valid { .. })
     }
 
     /// The §5 ranking of laps on one circuit: valid before invalid, then lower time, then higher
     /// speed. `Equal` means tied.
-    pub fn rank_cmp(self, other: Outcome) -> Ordering {
+    pub fn rank_cmp(self, other: LapOutcome) -> Ordering {
         match (self, other) {
             (
-                Outcome::Valid {
+                LapOutcome::Valid {
                     time: t1,
                     speed: s1,
                 },
-                Outcome::Valid {
+                LapOutcome::Valid {
                     time: t2,
                     speed: s2,
                 },
             ) => t1.total_cmp(&t2).then(s2.total_cmp(&s1)),
-            (Outcome::Valid { .. }, Outcome::Invalid) => Ordering::Less,
-            (Outcome::Invalid, Outcome::Valid { .. }) => Ordering::Greater,
-            (Outcome::Invalid, Outcome::Invalid) => Ordering::Equal,
+            (LapOutcome::Valid { .. }, LapOutcome::Invalid) => Ordering::Less,
+            (LapOutcome::Invalid, LapOutcome::Valid { .. }) => Ordering::Greater,
+            (LapOutcome::Invalid, LapOutcome::Invalid) => Ordering::Equal,
         }
     }
 }
@@ -127,7 +127,7 @@ pub fn zigzag_round(qualified: &[EntrantId]) -> Vec<Vec<EntrantId>> {
 
 /// Points of each pilot on one circuit (index-aligned with `outcomes`). Tied pilots get the
 /// points of their shared place and the next places are skipped; invalid laps get 0.
-pub fn circuit_points(outcomes: &[Outcome]) -> Vec<u32> {
+pub fn circuit_points(outcomes: &[LapOutcome]) -> Vec<u32> {
     outcomes
         .iter()
         .map(|&mine| {
@@ -148,7 +148,7 @@ pub fn circuit_points(outcomes: &[Outcome]) -> Vec<u32> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoolResults {
     /// Square matrix, members × circuits.
-    pub laps: Vec<Vec<Outcome>>,
+    pub laps: Vec<Vec<LapOutcome>>,
     /// One per member; `None` ranks after any estimate in the last tie-break.
     pub estimates: Vec<Option<f64>>,
 }
@@ -161,8 +161,8 @@ impl PoolResults {
             .iter()
             .flatten()
             .filter_map(|o| match o {
-                Outcome::Valid { time, .. } => Some(*time),
-                Outcome::Invalid => None,
+                LapOutcome::Valid { time, .. } => Some(*time),
+                LapOutcome::Invalid => None,
             })
             .collect();
         (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
@@ -205,10 +205,10 @@ pub fn rank_pool(results: &PoolResults) -> Vec<Standing> {
     // Points per circuit (columns), then transposed to points per member.
     let columns: Vec<Vec<u32>> = (0..members)
         .map(|circuit| {
-            let column: Vec<Outcome> = results
+            let column: Vec<LapOutcome> = results
                 .laps
                 .iter()
-                .map(|row| row.get(circuit).copied().unwrap_or(Outcome::Invalid))
+                .map(|row| row.get(circuit).copied().unwrap_or(LapOutcome::Invalid))
                 .collect();
             circuit_points(&column)
         })

@@ -11,8 +11,8 @@
 //!   left: the mover must step again and cannot, so the mover loses at once (`stuck`), before
 //!   any further byte of the message is looked at. A turn can never *start* stuck: a turn ends
 //!   only on a point that had no line, which then has exactly one line (the arrival) and seven
-//!   free neighbours inside the field, and the kick-off point has six. [`Game::play_turn`] still
-//!   checks it, so the rule holds whatever the position.
+//!   free neighbours inside the field, and the kick-off point has six. [`Game::play_message`]
+//!   still checks it, so the rule holds whatever the position.
 //! * **Incomplete turn**: a message that stops while the mover must still step (on a bounce
 //!   point with a legal step), including the empty message `{}`.
 //! * **After end**: any byte after the step that ended the turn on a fresh point is a fault of
@@ -26,6 +26,7 @@
 use thiserror::Error;
 
 use super::field::Field;
+use super::protocol::Turn;
 use super::types::{Dir, Outcome, Point, Reason, Side};
 
 /// What a legal step did.
@@ -40,7 +41,7 @@ pub enum StepEffect {
 }
 
 /// Why [`Game::step`] refused a step. The position is unchanged: a refused step is not a fault
-/// here (a human's click can be refused); [`Game::play_turn`] turns it into `illegal_step`.
+/// here (a human's click can be refused); [`Game::play_message`] turns it into `illegal_step`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum IllegalStep {
     #[error("the game is over")]
@@ -363,13 +364,20 @@ impl Game {
         }
     }
 
-    /// Plays a whole protocol turn (the payload of `{…}`) for the player to move, with the
-    /// spec's semantics (see the module's decisions). Returns the outcome when the game ended
-    /// (a goal, an own goal, stuck, or a fault of the mover), `None` when the turn is over and
-    /// the opponent is to move. If steps of this turn were already made with [`Game::step`],
-    /// the digits continue it. Once the game is over this changes nothing and returns the
-    /// existing outcome.
-    pub fn play_turn(&mut self, digits: &[u8]) -> Option<Outcome> {
+    /// Plays a whole turn for the player to move, with the spec's semantics (see the module's
+    /// decisions). Returns the outcome when the game ended (a goal, an own goal, stuck, or a
+    /// fault of the mover), `None` when the turn is over and the opponent is to move. If steps
+    /// of this turn were already made with [`Game::step`], the turn continues it. Once the game
+    /// is over this changes nothing and returns the existing outcome.
+    pub fn play_turn(&mut self, turn: &Turn) -> Option<Outcome> {
+        self.play_message(turn.digits())
+    }
+
+    /// Plays the payload of a `{…}` message exactly as it arrived, which a [`Turn`] cannot
+    /// always hold: the empty message `{}` (an incomplete turn) and, for callers that skip
+    /// the protocol's byte filter, bytes other than `0`–`7` (illegal steps). Otherwise the
+    /// same as [`Game::play_turn`]; referees and record replays judge through this.
+    pub fn play_message(&mut self, digits: &[u8]) -> Option<Outcome> {
         if let Some(outcome) = self.outcome {
             return Some(outcome);
         }
@@ -427,7 +435,7 @@ impl Game {
 
     /// The turns played so far as digit strings (a turn ended by a fault is not included; the
     /// current unfinished turn is, if it has steps).
-    pub fn turns(&self) -> Vec<Vec<u8>> {
+    pub fn turns(&self) -> Vec<Turn> {
         let mut out: Vec<Vec<u8>> = Vec::new();
         let mut open = false;
         for action in &self.history {
@@ -442,7 +450,7 @@ impl Game {
                 }
             }
         }
-        out
+        out.into_iter().map(Turn::from_steps).collect()
     }
 }
 
@@ -535,7 +543,7 @@ mod tests {
         let mut g = game(2, 2);
         // Red goes north into its own goal: (1,1) -> (2,0) -> (1,-1).
         assert_eq!(
-            g.play_turn(b"17"),
+            g.play_message(b"17"),
             Some(Outcome {
                 winner: Side::Blue,
                 reason: Reason::OwnGoal
@@ -551,15 +559,15 @@ mod tests {
                 reason,
             })
         };
-        assert_eq!(game(8, 10).play_turn(b""), lose(Reason::IncompleteTurn));
-        assert_eq!(game(8, 10).play_turn(b"2"), lose(Reason::IllegalStep));
-        assert_eq!(game(8, 10).play_turn(b"8"), lose(Reason::IllegalStep));
-        assert_eq!(game(8, 10).play_turn(b"44"), lose(Reason::AfterEnd));
-        assert_eq!(game(8, 10).play_turn(b"4x"), lose(Reason::AfterEnd));
+        assert_eq!(game(8, 10).play_message(b""), lose(Reason::IncompleteTurn));
+        assert_eq!(game(8, 10).play_message(b"2"), lose(Reason::IllegalStep));
+        assert_eq!(game(8, 10).play_message(b"8"), lose(Reason::IllegalStep));
+        assert_eq!(game(8, 10).play_message(b"44"), lose(Reason::AfterEnd));
+        assert_eq!(game(8, 10).play_message(b"4x"), lose(Reason::AfterEnd));
         // Stop on a bounce point with steps left: along the right border on 2x2.
-        assert_eq!(game(2, 2).play_turn(b"3"), lose(Reason::IncompleteTurn));
+        assert_eq!(game(2, 2).play_message(b"3"), lose(Reason::IncompleteTurn));
         let mut g = game(8, 10);
-        assert_eq!(g.play_turn(b"44"), lose(Reason::AfterEnd));
+        assert_eq!(g.play_message(b"44"), lose(Reason::AfterEnd));
         assert_eq!(g.to_move(), Side::Red);
         assert_eq!(g.turn_number(), 1);
         assert_eq!(g.ball(), Point::new(4, 6));
@@ -568,7 +576,7 @@ mod tests {
     #[test]
     fn a_goal_mid_message_ignores_the_rest() {
         let mut g = game(2, 2);
-        let out = g.play_turn(b"3577777");
+        let out = g.play_message(b"3577777");
         assert_eq!(
             out,
             Some(Outcome {
@@ -590,12 +598,12 @@ mod tests {
         // 6x2, m = 3: (3,1) -7-> (2,0) post -5-> (1,1) centre line -0-> (1,0) end line; the
         // diagonal from there to the goal point (2,-1) cuts the goal-box corner.
         let mut g = game(6, 2);
-        assert_eq!(g.play_turn(b"7501"), lose(Reason::IllegalStep));
+        assert_eq!(g.play_message(b"7501"), lose(Reason::IllegalStep));
         assert_eq!(g.ball(), Point::new(1, 0));
         // 4x2, m = 2: (2,1) -7-> (1,0) -4-> (1,1) -7-> (0,0): the corner's only other way out
         // would be the corner cut, so red is stuck there, whatever it sends next.
         let mut g = game(4, 2);
-        assert_eq!(g.play_turn(b"7471"), lose(Reason::Stuck));
+        assert_eq!(g.play_message(b"7471"), lose(Reason::Stuck));
         assert_eq!(g.ball(), Point::new(0, 0));
         // Inside the mouth every diagonal into the goal is open: (1,0) -1-> (2,-1), own goal.
         let mut g = game(4, 2);
@@ -611,7 +619,7 @@ mod tests {
     #[test]
     fn adjudication_ends_an_open_game_and_undoes() {
         let mut g = game(8, 10);
-        assert_eq!(g.play_turn(b"3"), None);
+        assert_eq!(g.play_message(b"3"), None);
         let open = g.clone();
         let timeout = Outcome {
             winner: Side::Red,
@@ -634,10 +642,13 @@ mod tests {
     #[test]
     fn turns_and_segments_follow_the_play() {
         let mut g = game(8, 10);
-        assert_eq!(g.play_turn(b"3"), None);
-        assert_eq!(g.play_turn(b"4"), None);
+        assert_eq!(g.play_message(b"3"), None);
+        assert_eq!(g.play_message(b"4"), None);
         assert_eq!(g.step(Dir::E), Ok(StepEffect::TurnOver));
-        assert_eq!(g.turns(), vec![b"3".to_vec(), b"4".to_vec(), b"2".to_vec()]);
+        assert_eq!(
+            g.turns().iter().map(Turn::as_str).collect::<Vec<_>>(),
+            ["3", "4", "2"]
+        );
         let steps = g.step_segments();
         assert_eq!(
             steps,
@@ -657,7 +668,7 @@ mod tests {
         assert!(!g.is_bounce_point(Point::new(1, 1)));
         assert!(!g.is_bounce_point(Point::new(-1, 1)));
         // A faulty turn is not one of the played turns.
-        assert!(g.play_turn(b"6").is_some());
+        assert!(g.play_message(b"6").is_some());
         assert_eq!(g.turns().len(), 3);
     }
 }

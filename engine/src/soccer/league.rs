@@ -542,7 +542,7 @@ mod tests {
             for turn in game.legal_turns() {
                 let mut next = game.clone();
                 let end = next.play_turn(&turn);
-                turns.push(turn);
+                turns.push(turn.digits().to_vec());
                 match end {
                     Some(end) if end == want => return true,
                     Some(_) => {}
@@ -568,7 +568,7 @@ mod tests {
                     .legal_turns()
                     .find(|t| game.clone().play_turn(t).is_none())
                     .expect("a turn that does not end the game");
-                record.turns.push(first);
+                record.turns.push(first.digits().to_vec());
             }
         }
         record.result = Some(outcome);

@@ -21,4 +21,4 @@ pub mod search;
 pub mod turns;
 pub mod types;
 
-pub use types::{Dir, Outcome, Point, Reason, Side};
+pub use types::{BySide, Dir, Outcome, Point, Reason, Side};

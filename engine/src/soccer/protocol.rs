@@ -29,7 +29,8 @@ pub const TURN_MS: u64 = 1000;
 ///
 /// Whether the steps are *legal* is the rules' business ([`super::game`]); this type only
 /// guarantees the turn can be framed as `{digits}\n`.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// Ordered by bytes, the order [`super::game::Game::legal_turns`] lists turns in.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Turn(Vec<u8>);
 
 /// Why bytes are not a [`Turn`].
@@ -61,6 +62,16 @@ impl Turn {
         Ok(Turn(digits.to_vec()))
     }
 
+    /// A turn the rules produced (a walk of legal steps), so its digits need no check. Kept
+    /// inside the crate: only [`super::game::Game`] and the searches build turns this way. The
+    /// length is not checked either: a legal turn of more than [`MAX_DIGITS`] steps exists only
+    /// in theory (a bounce chain through most of a 254×254 field), and the referee refuses its
+    /// frame as it would any other.
+    pub(crate) fn from_steps(digits: Vec<u8>) -> Turn {
+        debug_assert!(!digits.is_empty() && digits.iter().all(|&b| is_digit(b)));
+        Turn(digits)
+    }
+
     /// The digits, e.g. `b"4452"`.
     pub fn digits(&self) -> &[u8] {
         &self.0
@@ -84,6 +95,21 @@ impl Turn {
         let mut out = Vec::with_capacity(self.0.len() + 3);
         self.encode(&mut out);
         out
+    }
+}
+
+impl std::str::FromStr for Turn {
+    type Err = TurnError;
+
+    /// The digits as text, e.g. `"4452"`.
+    fn from_str(digits: &str) -> Result<Turn, TurnError> {
+        Turn::new(digits.as_bytes())
+    }
+}
+
+impl AsRef<[u8]> for Turn {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
     }
 }
 

@@ -270,7 +270,7 @@ impl Record {
         let field = self.field().map_err(ReplayError::Field)?;
         let mut game = Game::new(field, self.starter);
         for (i, turn) in self.turns.iter().enumerate() {
-            if let Some(outcome) = game.play_turn(turn)
+            if let Some(outcome) = game.play_message(turn)
                 && i + 1 < self.turns.len()
             {
                 return Err(ReplayError::TurnsAfterEnd {

@@ -6,7 +6,7 @@
 //! writes what [`Referee::poll_transmit`] returns and reads [`RefereeEvent`]s from
 //! [`Referee::poll_event`]. Times are milliseconds on any monotonic scale the caller likes.
 //!
-//! The rules are never judged here: every turn goes to [`Game::play_turn`].
+//! The rules are never judged here: every frame goes to [`Game::play_message`].
 //!
 //! Policies the spec leaves open, decided here:
 //!
@@ -32,7 +32,7 @@ use super::field::{Field, FieldError};
 use super::game::Game;
 use super::protocol::{FrameFault, ToPlayer, Turn, TurnScanner};
 use super::record::Record;
-use super::types::{Outcome, Reason, Side};
+use super::types::{BySide, Outcome, Reason, Side};
 
 /// The game's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,22 +54,56 @@ impl Default for Settings {
     }
 }
 
-/// Who kicks off (spec §4: random by default, settable).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who kicks off (spec §4: random by default, settable). The one choice the CLI's `--starter`
+/// and the soccer page's form both offer, under the names of [`Starter::name`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Starter {
     /// A fair coin from the caller's generator, so a seed fixes a whole series of games.
+    #[default]
     Random,
     Fixed(Side),
 }
 
 impl Starter {
+    /// Every choice, in the order a form lists them.
+    pub const ALL: [Starter; 3] = [
+        Starter::Random,
+        Starter::Fixed(Side::Red),
+        Starter::Fixed(Side::Blue),
+    ];
+
     /// The starter of the next game.
     pub fn pick(self, rng: &mut SplitMix64) -> Side {
+        self.pick_with(|| rng.coin())
+    }
+
+    /// The starter of the next game, tossing `coin` (true: red) only when random: for callers
+    /// with their own source of chance, such as the browser's.
+    pub fn pick_with(self, coin: impl FnOnce() -> bool) -> Side {
         match self {
-            Starter::Random if rng.coin() => Side::Red,
+            Starter::Random if coin() => Side::Red,
             Starter::Random => Side::Blue,
             Starter::Fixed(side) => side,
         }
+    }
+
+    /// The word the CLI and the page use: `random`, `red` or `blue`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Starter::Random => "random",
+            Starter::Fixed(side) => side.name(),
+        }
+    }
+
+    /// The choice called `name` (see [`Starter::name`]).
+    pub fn from_name(name: &str) -> Option<Starter> {
+        Starter::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl std::fmt::Display for Starter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -144,19 +178,12 @@ pub struct Referee {
     game: Game,
     record: Record,
     turn_ms: u64,
-    scanners: [TurnScanner; 2],
+    scanners: BySide<TurnScanner>,
     /// `None` once the game is over.
     clock: Option<TurnClock>,
     end: Option<End>,
     transmit: VecDeque<Transmit>,
     events: VecDeque<RefereeEvent>,
-}
-
-fn index(side: Side) -> usize {
-    match side {
-        Side::Red => 0,
-        Side::Blue => 1,
-    }
 }
 
 impl Referee {
@@ -199,7 +226,7 @@ impl Referee {
                 return;
             };
             rest = tail;
-            match self.scanners[index(side)].push(b) {
+            match self.scanners[side].push(b) {
                 None => {}
                 Some(Err(fault)) => self.finish(
                     Outcome {
@@ -291,7 +318,7 @@ impl Referee {
 
     /// A complete frame from the player on turn.
     fn judge(&mut self, side: Side, digits: Vec<u8>, now_ms: u64) {
-        let outcome = self.game.play_turn(&digits);
+        let outcome = self.game.play_message(&digits);
         let turn = Turn::new(&digits);
         self.record.turns.push(digits);
         match (outcome, turn) {
@@ -303,7 +330,7 @@ impl Referee {
                     bytes: turn.to_bytes(),
                 });
                 self.events.push_back(RefereeEvent::Played { side, turn });
-                self.scanners[index(opponent)].reset();
+                self.scanners[opponent].reset();
                 self.clock = Some(TurnClock::start(opponent, now_ms, self.turn_ms));
             }
             // The rules accepted something that cannot be framed: impossible for an empty

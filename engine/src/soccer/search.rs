@@ -28,6 +28,7 @@ use crate::rng::SplitMix64;
 
 use super::field::Field;
 use super::game::{Game, StepEffect};
+use super::protocol::Turn;
 use super::turns::count_turns;
 use super::types::{Dir, Point, Side};
 
@@ -82,8 +83,8 @@ impl Score {
 /// The result of [`Engine::analyse`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Analysis {
-    /// The turn to play (digits).
-    pub turn: Vec<u8>,
+    /// The turn to play.
+    pub turn: Turn,
     /// Its value.
     pub score: Score,
     /// The deepest search completed, in turns (0 for a random or forced choice).
@@ -144,10 +145,10 @@ impl Engine {
         self.budget
     }
 
-    /// The turn to play: always a legal complete turn of the player to move, or an empty
-    /// turn when there is none (the game is over).
-    pub fn choose_turn(&mut self, game: &Game) -> Vec<u8> {
-        self.analyse(game).map(|a| a.turn).unwrap_or_default()
+    /// The turn to play: always a legal complete turn of the player to move, or `None` when
+    /// there is none (the game is over).
+    pub fn choose_turn(&mut self, game: &Game) -> Option<Turn> {
+        self.analyse(game).map(|a| a.turn)
     }
 
     /// Chooses a turn and says why; `None` when there is no turn to play (the game is over,
@@ -187,7 +188,7 @@ impl Engine {
         }
         let (turn, raw) = best.expect("the first iteration always finds a turn");
         Some(Analysis {
-            turn,
+            turn: Turn::from_steps(turn),
             score: Score::from_raw(raw),
             depth: depth_done,
             nodes: search.nodes,
@@ -213,7 +214,7 @@ impl Engine {
                     StepEffect::TurnOver | StepEffect::GameOver(_) => break,
                 }
             }
-            turn
+            Turn::from_steps(turn)
         };
         Analysis {
             turn,
@@ -493,7 +494,7 @@ mod tests {
     use super::*;
     use crate::soccer::types::Outcome;
 
-    fn legal(game: &Game, turn: &[u8]) -> bool {
+    fn legal(game: &Game, turn: &Turn) -> bool {
         let mut g = game.clone();
         g.play_turn(turn)
             .is_none_or(|o: Outcome| !o.reason.is_fault())
@@ -511,7 +512,7 @@ mod tests {
             h.play_turn(&a.turn).map(|o| o.winner),
             Some(Side::Red),
             "{:?}",
-            String::from_utf8_lossy(&a.turn)
+            a.turn
         );
     }
 
@@ -520,7 +521,7 @@ mod tests {
         for (w, l) in [(2, 2), (254, 2), (2, 254), (254, 254), (8, 10)] {
             let g = Game::new(Field::new(w, l).unwrap(), Side::Blue);
             for level in [0, 1, 2] {
-                let turn = Engine::new(level, 3).choose_turn(&g);
+                let turn = Engine::new(level, 3).choose_turn(&g).expect("a turn");
                 assert!(legal(&g, &turn), "{w}x{l} level {level}: {turn:?}");
             }
         }

@@ -17,6 +17,7 @@
 //! that must answer in bounded time whatever the position.
 
 use super::game::{Game, StepEffect};
+use super::protocol::Turn;
 use super::types::Dir;
 
 /// The legal complete turns of a position, in ascending byte order (see the module docs).
@@ -111,12 +112,12 @@ impl Walk {
 }
 
 impl Iterator for LegalTurns {
-    type Item = Vec<u8>;
+    type Item = Turn;
 
-    fn next(&mut self) -> Option<Vec<u8>> {
+    fn next(&mut self) -> Option<Turn> {
         match self.walk.advance(u64::MAX) {
             Stop::Turn => {
-                let turn = self.walk.path.clone();
+                let turn = Turn::from_steps(self.walk.path.clone());
                 self.walk.retreat();
                 Some(turn)
             }
@@ -192,10 +193,10 @@ mod tests {
     #[test]
     fn kick_off_turns_on_8x10() {
         let g = Game::new(Field::new(8, 10).unwrap(), Side::Red);
-        let turns: Vec<Vec<u8>> = g.legal_turns().collect();
-        let expected: Vec<Vec<u8>> = ["0", "1", "3", "4", "5", "7"]
+        let turns: Vec<Turn> = g.legal_turns().collect();
+        let expected: Vec<Turn> = ["0", "1", "3", "4", "5", "7"]
             .iter()
-            .map(|s| s.as_bytes().to_vec())
+            .map(|s| s.parse().unwrap())
             .collect();
         assert_eq!(turns, expected);
         assert_eq!(count_turns(&g, 100), 6);
@@ -205,12 +206,15 @@ mod tests {
     #[test]
     fn turns_are_sorted_prefix_free_and_replay_cleanly() {
         let g = Game::new(Field::new(2, 4).unwrap(), Side::Blue);
-        let turns: Vec<Vec<u8>> = g.legal_turns().collect();
+        let turns: Vec<Turn> = g.legal_turns().collect();
         assert!(!turns.is_empty());
         assert!(turns.windows(2).all(|w| w[0] < w[1]));
         for (i, a) in turns.iter().enumerate() {
             for b in &turns[i + 1..] {
-                assert!(!b.starts_with(a), "{a:?} is a prefix of {b:?}");
+                assert!(
+                    !b.digits().starts_with(a.digits()),
+                    "{a:?} is a prefix of {b:?}"
+                );
             }
             let mut h = g.clone();
             let out = h.play_turn(a);
@@ -238,10 +242,7 @@ mod tests {
         let record = Record::parse("2x4 red: 52/4/16017").unwrap();
         let g = record.replay().unwrap();
         assert_eq!((g.to_move(), g.ball()), (Side::Blue, Point::new(1, 0)));
-        let turns: Vec<String> = g
-            .legal_turns()
-            .map(|t| String::from_utf8(t).unwrap())
-            .collect();
+        let turns: Vec<String> = g.legal_turns().map(|t| t.to_string()).collect();
         assert_eq!(
             turns,
             [
@@ -261,7 +262,7 @@ mod tests {
         );
         let ending = |t: &str| {
             g.clone()
-                .play_turn(t.as_bytes())
+                .play_message(t.as_bytes())
                 .map(|o| (o.winner, o.reason))
         };
         assert_eq!(ending("533"), Some((Side::Red, Reason::Stuck)));
@@ -298,7 +299,7 @@ mod tests {
     #[test]
     fn a_finished_game_has_no_turns() {
         let mut g = Game::new(Field::new(2, 2).unwrap(), Side::Red);
-        g.play_turn(b"");
+        g.play_message(b"");
         assert_eq!(g.legal_turns().count(), 0);
     }
 }

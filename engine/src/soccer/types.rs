@@ -42,6 +42,79 @@ impl fmt::Display for Side {
     }
 }
 
+impl Side {
+    /// Both sides, red first.
+    pub const BOTH: [Side; 2] = [Side::Red, Side::Blue];
+}
+
+/// One value per side, indexed by [`Side`]: the shape of everything a game keeps twice (the
+/// players, their wires, their clocks, their scores), so no caller maps sides to numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BySide<T> {
+    pub red: T,
+    pub blue: T,
+}
+
+impl<T> BySide<T> {
+    pub const fn new(red: T, blue: T) -> BySide<T> {
+        BySide { red, blue }
+    }
+
+    /// The value `f` gives each side.
+    pub fn from_fn(mut f: impl FnMut(Side) -> T) -> BySide<T> {
+        BySide {
+            red: f(Side::Red),
+            blue: f(Side::Blue),
+        }
+    }
+
+    /// Applies `f` to each side's value.
+    pub fn map<U>(self, mut f: impl FnMut(Side, T) -> U) -> BySide<U> {
+        BySide {
+            red: f(Side::Red, self.red),
+            blue: f(Side::Blue, self.blue),
+        }
+    }
+
+    /// References to both values.
+    pub fn as_ref(&self) -> BySide<&T> {
+        BySide {
+            red: &self.red,
+            blue: &self.blue,
+        }
+    }
+
+    /// `(side, value)`, red first.
+    pub fn iter(&self) -> impl Iterator<Item = (Side, &T)> {
+        [(Side::Red, &self.red), (Side::Blue, &self.blue)].into_iter()
+    }
+
+    /// `(side, value)`, red first, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (Side, &mut T)> {
+        [(Side::Red, &mut self.red), (Side::Blue, &mut self.blue)].into_iter()
+    }
+}
+
+impl<T> std::ops::Index<Side> for BySide<T> {
+    type Output = T;
+
+    fn index(&self, side: Side) -> &T {
+        match side {
+            Side::Red => &self.red,
+            Side::Blue => &self.blue,
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<Side> for BySide<T> {
+    fn index_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::Red => &mut self.red,
+            Side::Blue => &mut self.blue,
+        }
+    }
+}
+
 /// A point of the field in the spec's coordinates; goal points have y = -1 or y = L + 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {

@@ -62,21 +62,6 @@ impl Design {
     }
 }
 
-/// xorshift64*: deterministic stimuli without a dependency.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 /// Inputs (name, width) other than the clock, in port order.
 pub fn inputs(sim: &Simulator) -> Vec<(String, u32)> {
     sim.ports()
@@ -98,29 +83,29 @@ pub fn outputs(sim: &Simulator) -> Vec<(String, u32)> {
 /// numbers, all ones, sign boundaries. Inputs named `rst` are high one cycle in 16.
 pub fn stimuli(sim: &Simulator, seed: u64, cycles: usize) -> Vec<Vec<Vec<u64>>> {
     let ins = inputs(sim);
-    let mut rng = Rng::new(seed);
+    let mut rng = testkit::Rng::new(seed);
     (0..cycles)
         .map(|_| {
             ins.iter()
                 .map(|(name, w)| {
                     let n = (*w as usize).div_ceil(64).max(1);
-                    let mut v: Vec<u64> = match rng.next() % 8 {
+                    let mut v: Vec<u64> = match rng.next_u64() % 8 {
                         0 => vec![0; n],
                         1 => vec![u64::MAX; n],
                         2 => {
                             let mut v = vec![0; n];
-                            v[0] = rng.next() % 8;
+                            v[0] = rng.next_u64() % 8;
                             v
                         }
                         3 => {
                             let mut v = vec![u64::MAX; n];
-                            v[0] = !(rng.next() % 8);
+                            v[0] = !(rng.next_u64() % 8);
                             v
                         }
-                        _ => (0..n).map(|_| rng.next()).collect(),
+                        _ => (0..n).map(|_| rng.next_u64()).collect(),
                     };
                     if name == "rst" {
-                        v[0] = rng.next().is_multiple_of(16) as u64;
+                        v[0] = rng.next_u64().is_multiple_of(16) as u64;
                     }
                     mask(&mut v, *w);
                     v
@@ -180,18 +165,6 @@ pub fn run_ours(sim: &mut Simulator, stim: &[Vec<Vec<u64>>]) -> Vec<String> {
     lines
 }
 
-pub fn have(tool: &str) -> bool {
-    // Only whether it can be started: `iverilog -V` exits 1 without input files.
-    Command::new(tool)
-        .arg(if tool == "verilator" {
-            "--version"
-        } else {
-            "-V"
-        })
-        .output()
-        .is_ok()
-}
-
 /// Runs Icarus Verilog on the design's Verilog with the same stimuli and protocol (inputs at
 /// t+1, after the previous falling edge has been processed; outputs displayed at t+4; rising
 /// edge at t+5, falling at t+10).
@@ -201,11 +174,9 @@ pub fn run_iverilog(
     sim: &Simulator,
     stim: &[Vec<Vec<u64>>],
 ) -> Option<Vec<String>> {
-    let what = format!("the Icarus Verilog comparison of {}", design.name);
-    if !verilog::have_all(&["iverilog", "vvp"], &what) {
-        return None;
-    }
-    let dir = tempdir(design.name);
+    testkit::tools(&["iverilog", "vvp"])?;
+    let scratch = testkit::scratch_dir(&format!("hdl-sim-{}", design.name));
+    let dir = scratch.path();
     let ins = inputs(sim);
     let outs = outputs(sim);
     let n = stim.len();
@@ -272,19 +243,7 @@ pub fn run_iverilog(
         String::from_utf8_lossy(&out.stderr)
     );
     let text = std::fs::read_to_string(dir.join("out.txt")).expect("iverilog output");
-    let _ = std::fs::remove_dir_all(&dir);
     Some(text.lines().map(str::to_string).collect())
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "hdl-sim-{name}-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 /// Compares two traces line by line; a hex digit that Icarus printed as `x`/`z` (undefined in

@@ -1,10 +1,9 @@
-//! The player's Verilog in `hdl/` and the tools that read it: where the sources are, which
-//! tools are installed, and compiling an Icarus Verilog testbench around the player.
+//! The player's Verilog in `hdl/` and the tools that read it: where the sources are, and
+//! compiling an Icarus Verilog testbench around the player (whether the tools are installed is
+//! `testkit::tools`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use super::have;
 
 /// The repository's `hdl/` directory.
 pub fn hdl_dir() -> PathBuf {
@@ -20,25 +19,6 @@ pub fn player_sources() -> Vec<PathBuf> {
         .collect();
     sources.sort();
     sources
-}
-
-/// Whether every one of `tools` is installed; if not, prints a notice that `what` is skipped.
-pub fn have_all(tools: &[&str], what: &str) -> bool {
-    let missing: Vec<&str> = tools.iter().copied().filter(|t| !have(t)).collect();
-    if !missing.is_empty() {
-        eprintln!(
-            "NOTICE: {} not installed; skipping {what}",
-            missing.join("/")
-        );
-    }
-    missing.is_empty()
-}
-
-/// A scratch directory for this test binary, `<target tmp>/<name>-<pid>`, created if needed.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
 }
 
 /// Compiles the testbench `hdl/tb/<top>.v` (top module `top`) with the player's sources into

@@ -63,7 +63,7 @@ pub fn SetupPanel(props: &SetupPanelProps) -> Html {
                     <select data-testid="starter"
                             onchange={on_edit.reform(|e: Event| Edit::Starter(select_value(&e)))}>
                         { for starter_options.iter().map(|&(value, text)| html! {
-                            <option {value} selected={setup.starter.value() == value}>{ text }</option>
+                            <option {value} selected={setup.starter.name() == value}>{ text }</option>
                         }) }
                     </select>
                 </label>

@@ -2,7 +2,7 @@
 //! bounds.
 //!
 //! 1. **Distance** ([`field::moves_to_cover`]): the cells still to drive (the chain-walk
-//!    distance `d` of [`Field`]), at a speed that grows by at most one per move.
+//!    distance `d` of [`WalkDistances`]), at a speed that grows by at most one per move.
 //! 2. **Per-axis itineraries.** The chain-walk distance drops by at most one per unit step, so
 //!    every walk from a node at distance `d` first visits distance `d − 1`, then first visits
 //!    `d − 2`, …, in that order. Each level `k` is a set of cells whose columns span an
@@ -30,7 +30,7 @@ use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FINISH_X, FinishLine};
 
 use super::clearance::Clearance;
-use super::field::{self, Field, UNREACHABLE};
+use super::field::{self, UNREACHABLE, WalkDistances};
 use super::gates::Gates;
 use super::model::{State, Track};
 use super::table::{MAX_VX, MAX_VY};
@@ -60,8 +60,8 @@ impl Place {
 
 /// The moves-left lower bound of the optimal pilot.
 pub struct LowerBound {
-    field: Field,
-    /// Per node of [`Field::graph`].
+    field: WalkDistances,
+    /// Per node of [`WalkDistances::graph`].
     places: Vec<Place>,
     x: Itinerary,
     y: Itinerary,
@@ -78,7 +78,7 @@ pub struct LowerBound {
 impl LowerBound {
     /// Tabulates the bounds of a circuit.
     pub fn new(track: &Track) -> LowerBound {
-        let field = Field::lower_bounds(track);
+        let field = WalkDistances::lower_bounds(track);
         let dist = field.distances();
         let mut levels: Vec<[i32; 4]> = Vec::new();
         // Nodes by count layer, then row, then column.
@@ -364,6 +364,7 @@ impl Itinerary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::racetrack::physics::Pos;
 
     fn line_axis(levels: &[(i32, i32)]) -> Itinerary {
         Itinerary::new(100, MAX_VX, levels, |u, v| u < 40 && v >= 40)
@@ -393,7 +394,7 @@ mod tests {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         for y in 0..Circuit::HEIGHT {
             for x in 0..Circuit::WIDTH {
-                if !track.circuit().is_track(x, y) {
+                if !track.circuit().is_track(Pos::new(x, y)) {
                     continue;
                 }
                 for count in [0, -1] {

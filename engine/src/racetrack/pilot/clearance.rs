@@ -36,7 +36,7 @@ impl Clearance {
         for y in 0..Circuit::HEIGHT as usize {
             let mut in_row = 0u16;
             for x in 0..Circuit::WIDTH as usize {
-                let is_track = circuit.is_track(x as i32, y as i32);
+                let is_track = circuit.is_track(Pos::new(x as i32, y as i32));
                 in_row += u16::from(!is_track);
                 sums[(y + 1) * STRIDE + x + 1] = sums[y * STRIDE + x + 1] + in_row;
                 track[y][x / 64] |= u64::from(is_track) << (x % 64);
@@ -52,7 +52,7 @@ impl Clearance {
     /// the grid.
     #[inline]
     pub fn track_run(&self, x: i32, y: i32) -> u32 {
-        debug_assert!(Circuit::contains(x, y) && Circuit::contains(x + 2, y));
+        debug_assert!(Circuit::contains(Pos::new(x, y)) && Circuit::contains(Pos::new(x + 2, y)));
         let (row, x) = (&self.track[y as usize], x as usize);
         let (word, bit) = (x / 64, x % 64);
         // The next word's low bits join above bit `63 − bit` (shifted in two steps so that
@@ -72,7 +72,7 @@ impl Clearance {
     /// The referee's collision test for `from → to` ([`physics::on_track`]), skipping the walk
     /// when the segment's bounding box is all track.
     pub fn passes(&self, circuit: &Circuit, from: Pos, to: Pos) -> bool {
-        let inside = Circuit::contains(from.x, from.y) && Circuit::contains(to.x, to.y);
+        let inside = Circuit::contains(from) && Circuit::contains(to);
         (inside && self.decor_between(from, to) == 0) || physics::on_track(circuit, from, to)
     }
 }
@@ -85,7 +85,7 @@ mod tests {
     fn rectangles_count_their_decor() {
         let mut c = Circuit::filled(b' ').unwrap();
         for (x, y) in [(10, 10), (11, 10), (0, 0), (149, 99)] {
-            c.set(x, y, b'A').unwrap();
+            c.set(Pos::new(x, y), b'A').unwrap();
         }
         let cl = Clearance::new(&c);
         let p = Pos::new;
@@ -108,12 +108,14 @@ mod tests {
             (149, 99),
             (70, 3),
         ] {
-            c.set(x, y, b'A').unwrap();
+            c.set(Pos::new(x, y), b'A').unwrap();
         }
         let cl = Clearance::new(&c);
         for y in 0..Circuit::HEIGHT {
             for x in 0..Circuit::WIDTH - 2 {
-                let expect = (0..3).fold(0, |bits, k| bits | u32::from(c.is_track(x + k, y)) << k);
+                let expect = (0..3).fold(0, |bits, k| {
+                    bits | u32::from(c.is_track(Pos::new(x + k, y))) << k
+                });
                 assert_eq!(cl.track_run(x, y), expect, "({x},{y})");
             }
         }
@@ -123,10 +125,10 @@ mod tests {
     fn the_shortcut_agrees_with_the_referee_everywhere() {
         let mut c = Circuit::filled(b' ').unwrap();
         for (x, y) in [(30, 30), (31, 30), (45, 52), (60, 10), (12, 80), (90, 40)] {
-            c.set(x, y, b'A').unwrap();
+            c.set(Pos::new(x, y), b'A').unwrap();
         }
         for x in 0..150 {
-            c.set(x, 66, b'B').unwrap();
+            c.set(Pos::new(x, 66), b'B').unwrap();
         }
         let cl = Clearance::new(&c);
         for fy in (20..75).step_by(3) {

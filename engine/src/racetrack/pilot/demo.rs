@@ -1,6 +1,6 @@
 //! The demo pilot (the original kit's DEMO_2CV): deliberately slow and cautious.
 //!
-//! It drives the shortest walk of unit moves around the circuit ([`Field::walks`]), never
+//! It drives the shortest walk of unit moves around the circuit ([`WalkDistances::walks`]), never
 //! faster than one cell per move; when the walk turns more sharply than one acceleration allows,
 //! it first stops for a move. Unit moves between track cells always pass the collision test, so
 //! it finishes wherever such a walk exists — on every conforming circuit — and every move is
@@ -9,7 +9,7 @@
 use crate::racetrack::Circuit;
 use crate::racetrack::physics::{FIRST_MOVES, Pos, START};
 
-use super::field::Field;
+use super::field::WalkDistances;
 use super::model::{State, Step, Track};
 use super::{Lap, PilotError};
 
@@ -20,7 +20,7 @@ const LAYERS: usize = 3;
 /// The demo pilot's lap of `circuit`.
 pub fn drive(circuit: &Circuit) -> Result<Lap, PilotError> {
     let track = Track::new(circuit)?;
-    let field = Field::walks(&track, LAYERS);
+    let field = WalkDistances::walks(&track, LAYERS);
     let mut positions = vec![START];
     // First move: the decided cell with the shortest walk from it.
     let first = FIRST_MOVES

@@ -68,7 +68,7 @@ impl UnitMoves {
         let mut cross = vec![0i8; CELLS * 8];
         for y in 0..Circuit::HEIGHT {
             for x in 0..Circuit::WIDTH {
-                if !circuit.is_track(x, y) {
+                if !circuit.is_track(Pos::new(x, y)) {
                     continue;
                 }
                 let (a, i) = (Pos::new(x, y), index_of(Pos::new(x, y)));
@@ -78,7 +78,7 @@ impl UnitMoves {
                     let b = Pos::new(x + dx, y + dy);
                     // The referee's walk of a king's step visits its end cell only (see
                     // `a_kings_step_is_legal_exactly_between_two_track_cells`).
-                    if circuit.is_track(b.x, b.y) {
+                    if circuit.is_track(b) {
                         legal[i] |= 1 << d;
                         if beside {
                             cross[i * 8 + d] = physics::crossing(&line, a, b) as i8;
@@ -101,7 +101,7 @@ fn index_of(p: Pos) -> usize {
 
 /// Shortest chain-walk lengths to the end of the lap, per cell and count layer
 /// (layer `k` holds count `−k`).
-pub struct Field {
+pub struct WalkDistances {
     /// `layer * CELLS + cell`, [`UNREACHABLE`] where no walk finishes.
     dist: Vec<u16>,
     graph: WalkGraph,
@@ -128,7 +128,7 @@ impl WalkGraph {
 
     /// The node of `pos` at `count`, if the graph has one.
     pub(crate) fn node(&self, pos: Pos, count: i32) -> Option<usize> {
-        if !Circuit::contains(pos.x, pos.y) || count > 0 {
+        if !Circuit::contains(pos) || count > 0 {
             return None;
         }
         let mut layer = count.unsigned_abs() as usize;
@@ -169,7 +169,7 @@ impl WalkGraph {
         let deepest = self.layers - 1;
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
             let a = Pos::new(b.x - dx, b.y - dy);
-            if !Circuit::contains(a.x, a.y) || self.units.legal[index_of(a)] >> d & 1 == 0 {
+            if !Circuit::contains(a) || self.units.legal[index_of(a)] >> d & 1 == 0 {
                 continue;
             }
             let cross = self.units.cross[index_of(a) * 8 + d];
@@ -187,21 +187,21 @@ impl WalkGraph {
     }
 }
 
-impl Field {
+impl WalkDistances {
     /// The optimal pilot's lower bounds: two layers, the second standing for every negative
     /// count (a walk that must cross the line k+1 times is never shorter than one that must
     /// cross it twice, so the bound stays admissible).
-    pub fn lower_bounds(track: &Track) -> Field {
-        Field::build(track, 2, true)
+    pub fn lower_bounds(track: &Track) -> WalkDistances {
+        WalkDistances::build(track, 2, true)
     }
 
     /// Exact walk lengths for counts `0, −1, …, −(layers − 1)`, following only walks that stay
     /// within those counts: every distance is realised by a walk of legal unit moves.
-    pub fn walks(track: &Track, layers: usize) -> Field {
-        Field::build(track, layers.max(1), false)
+    pub fn walks(track: &Track, layers: usize) -> WalkDistances {
+        WalkDistances::build(track, layers.max(1), false)
     }
 
-    fn build(track: &Track, layers: usize, clamped: bool) -> Field {
+    fn build(track: &Track, layers: usize, clamped: bool) -> WalkDistances {
         let graph = WalkGraph::new(track, layers, clamped);
         let mut dist = vec![UNREACHABLE; layers * CELLS];
         // Every node enters the queue once: a vector read from its front.
@@ -241,7 +241,7 @@ impl Field {
                 });
             }
         }
-        Field { dist, graph }
+        WalkDistances { dist, graph }
     }
 
     /// The walk graph the field was computed on.
@@ -255,13 +255,13 @@ impl Field {
         self.distance_at(self.graph.node(pos, count)?)
     }
 
-    /// Every node's distance (by node of [`Field::graph`]), [`UNREACHABLE`] where no walk
+    /// Every node's distance (by node of [`WalkDistances::graph`]), [`UNREACHABLE`] where no walk
     /// finishes: for scans over the whole field.
     pub(crate) fn distances(&self) -> &[u16] {
         &self.dist
     }
 
-    /// [`Field::distance`] of a node of [`Field::graph`].
+    /// [`WalkDistances::distance`] of a node of [`WalkDistances::graph`].
     pub(crate) fn distance_at(&self, node: usize) -> Option<u32> {
         let d = self.dist[node];
         (d != UNREACHABLE).then_some(u32::from(d))
@@ -306,10 +306,10 @@ mod tests {
                 let a = pos_of(i);
                 for &(dx, dy) in &DIRS {
                     let b = Pos::new(a.x + dx, a.y + dy);
-                    if Circuit::contains(b.x, b.y) {
+                    if Circuit::contains(b) {
                         assert_eq!(
                             physics::on_track(&c, a, b),
-                            c.is_track(a.x, a.y) && c.is_track(b.x, b.y),
+                            c.is_track(a) && c.is_track(b),
                             "{}: {a} → {b}",
                             sample.name
                         );
@@ -339,14 +339,14 @@ mod tests {
         // The blank canvas: only the start zone is track, so no lap exists at count 0 …
         let c = Circuit::blank();
         let track = Track::new(&c).unwrap();
-        let exact = Field::walks(&track, 1);
+        let exact = WalkDistances::walks(&track, 1);
         assert_eq!(exact.distance(Pos::new(40, 4), 0), None);
         // … but one step from the left of the line finishes.
         assert_eq!(exact.distance(Pos::new(39, 4), 0), Some(1));
         assert_eq!(exact.distance(Pos::new(30, 4), 0), Some(10));
         // Counts below the field's layers are unknown to an exact field; a relaxed one answers
         // for them with its deepest layer.
-        let relaxed = Field::lower_bounds(&track);
+        let relaxed = WalkDistances::lower_bounds(&track);
         assert_eq!(exact.distance(Pos::new(39, 4), -1), None);
         assert_eq!(relaxed.distance(Pos::new(30, 4), 0), Some(10));
         assert_eq!(

@@ -6,7 +6,7 @@
 //! keeps the two axes on one clock at regular *gates* across the track, and lets each axis run
 //! free only between two gates.
 //!
-//! *Gates.* A gate is a level `L` of the chain-walk distance `d` of [`Field`] (every
+//! *Gates.* A gate is a level `L` of the chain-walk distance `d` of [`WalkDistances`] (every
 //! [`SPACING`] levels, from `40` up to `REACH + 1` below the start's level and below every
 //! level of the negative count layer). A lap from a state above `L` (at a level `> L`) has a
 //! first position at a level `≤ L` (its last position before the finish is at level `≤ 16`: the
@@ -75,7 +75,7 @@ use crate::racetrack::Circuit;
 use crate::racetrack::physics::{Pos, START};
 
 use super::clearance::Clearance;
-use super::field::{Field, UNREACHABLE, WalkGraph};
+use super::field::{UNREACHABLE, WalkDistances, WalkGraph};
 use super::model::State;
 use super::table::{MAX_VX, MAX_VY};
 
@@ -122,7 +122,7 @@ impl Gates {
 
     /// The gate levels of a field (none on a circuit too short for them; on a very long one,
     /// spaced further so that at most [`MAX_GATES`] of them index the tables).
-    pub(crate) fn levels(field: &Field) -> Cuts {
+    pub(crate) fn levels(field: &WalkDistances) -> Cuts {
         let levels = Levels::new(field);
         let top = levels.top;
         let span = (top - REACH - LOWEST).max(0);
@@ -402,7 +402,7 @@ struct Levels {
 }
 
 impl Levels {
-    fn new(field: &Field) -> Levels {
+    fn new(field: &WalkDistances) -> Levels {
         // Nodes `0..CELLS` are the count-0 layer's cells.
         let dist = field.distances();
         let (shallow, deeper) = dist.split_at(CELLS.min(dist.len()));
@@ -534,7 +534,7 @@ impl Dilated {
             .map(|y| {
                 let mut row = Bits::ZERO;
                 for x in 0..Circuit::WIDTH {
-                    if circuit.is_track(x, y) {
+                    if circuit.is_track(Pos::new(x, y)) {
                         row.set(x as usize);
                     }
                 }
@@ -931,7 +931,7 @@ mod tests {
         for name in ["street", "spiral", "diagonals", "hairpins"] {
             let c = sample(name);
             let track = Track::new(&c).unwrap();
-            let field = Field::lower_bounds(&track);
+            let field = WalkDistances::lower_bounds(&track);
             assert!(Gates::levels(&field).len() > 10, "{name}: gates in use");
             let bound = LowerBound::new(&track);
             let mut checked = 0;
@@ -1057,7 +1057,7 @@ mod tests {
         for name in ["street", "narrow"] {
             let c = sample(name);
             let track = Track::new(&c).unwrap();
-            let field = Field::lower_bounds(&track);
+            let field = WalkDistances::lower_bounds(&track);
             let Cuts { levels, cuts } = Gates::levels(&field);
             let cells = levels.cells_by_level();
             let grown = Dilated::grown(&c, &[1, 3, 6]);
@@ -1113,8 +1113,8 @@ mod tests {
             let (mut near, mut far) = (0, 0);
             for y in (-r - 2..Circuit::HEIGHT + r + 2).step_by(3) {
                 for x in -r - 2..Circuit::WIDTH + r + 2 {
-                    let expected =
-                        (y - r..=y + r).any(|ty| (x - r..=x + r).any(|tx| c.is_track(tx, ty)));
+                    let expected = (y - r..=y + r)
+                        .any(|ty| (x - r..=x + r).any(|tx| c.is_track(Pos::new(tx, ty))));
                     assert_eq!(grown.has(Pos::new(x, y)), expected, "r {r} at ({x},{y})");
                     if expected { near += 1 } else { far += 1 }
                 }

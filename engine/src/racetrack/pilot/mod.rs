@@ -1,30 +1,58 @@
 //! Pilots: programs that drive a lap of a circuit (spec §3, §5 and §7).
 //!
-//! * [`optimal`] — a provably time-optimal lap: fewest moves, then the smallest final fraction
+//! * `optimal` — a provably time-optimal lap: fewest moves, then the smallest final fraction
 //!   `f`, found by A* over `(position, velocity, crossing count)` with an admissible
-//!   heuristic ([`bounds`], built on the chain-walk model of [`field`]).
-//! * [`demo`] — the deliberately slow, cautious pilot of the original kit (DEMO_2CV): it never
+//!   heuristic (`bounds`, built on the chain-walk model of `field`).
+//! * `demo` — the deliberately slow, cautious pilot of the original kit (DEMO_2CV): it never
 //!   goes faster than one cell per move, so it finishes on every conforming circuit.
-//! * [`bfs::plain_bfs`] — a plain breadth-first search over the same states: the reference that
-//!   tests and benchmarks compare [`optimal`] with.
+//! * `bfs::plain_bfs` — a plain breadth-first search over the same states: the reference that
+//!   tests and benchmarks compare `optimal` with.
 //!
-//! The optimal search's data structures: [`table`] (its dense record of states, with the proof
-//! that velocities stay within ±16 × ±13) and [`clearance`] (the collision walk's shortcut).
+//! The optimal search's data structures: `table` (its dense record of states, with the proof
+//! that velocities stay within ±16 × ±13) and `clearance` (the collision walk's shortcut).
 //!
-//! All of them share one state space ([`model`]) whose only physics are the referee's own
+//! All of them share one state space (`model`) whose only physics are the referee's own
 //! functions ([`physics::on_track`], [`physics::crossing`]): no rule is written twice.
 
-pub mod bfs;
-pub mod bounds;
-pub mod clearance;
-pub mod demo;
-pub mod field;
+pub(crate) mod bfs;
+pub(crate) mod bounds;
+pub(crate) mod clearance;
+pub(crate) mod demo;
+pub(crate) mod field;
 mod gates;
-pub mod model;
-pub mod optimal;
+pub(crate) mod model;
+pub(crate) mod optimal;
 mod statemap;
-pub mod table;
-pub mod wavefront;
+pub(crate) mod table;
+pub(crate) mod wavefront;
+
+/// The searches' internals, for the benchmarks and the differential tests (`engine/benches`,
+/// `engine/tests`) only: not part of the API, and free to change with any commit. Everything a
+/// program needs is [`Pilot`], [`Lap`] and [`PilotError`].
+#[doc(hidden)]
+pub mod bench {
+    pub mod bfs {
+        pub use crate::racetrack::pilot::bfs::*;
+    }
+    pub mod bounds {
+        pub use crate::racetrack::pilot::bounds::*;
+    }
+    pub mod demo {
+        pub use crate::racetrack::pilot::demo::*;
+    }
+    pub mod field {
+        pub use crate::racetrack::pilot::field::*;
+    }
+    pub mod model {
+        pub use crate::racetrack::pilot::model::*;
+    }
+    pub mod optimal {
+        pub use crate::racetrack::pilot::optimal::*;
+    }
+    pub mod wavefront {
+        pub use crate::racetrack::pilot::wavefront::*;
+    }
+}
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -47,9 +75,9 @@ pub enum PilotError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pilot {
-    /// The time-optimal pilot ([`optimal::solve`]).
+    /// The time-optimal pilot (`optimal::solve`).
     Optimal,
-    /// The slow demo pilot ([`demo::drive`]).
+    /// The slow demo pilot (`demo::drive`).
     Demo,
 }
 

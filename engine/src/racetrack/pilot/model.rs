@@ -147,13 +147,13 @@ impl<'c> Track<'c> {
     /// the grid, or the move would leave the car stranded on decor, or the count would drop
     /// below [`MIN_COUNT`].
     pub fn outcome(&self, from: State, to: Pos) -> Option<Step> {
-        if !Circuit::contains(to.x, to.y) {
+        if !Circuit::contains(to) {
             return None;
         }
         let count = i32::from(from.count) + physics::crossing(&self.line, from.pos, to);
         if count == 1 {
             Some(Step::Finish { to })
-        } else if count >= MIN_COUNT && self.circuit.is_track(to.x, to.y) {
+        } else if count >= MIN_COUNT && self.circuit.is_track(to) {
             Some(Step::Move(State {
                 pos: to,
                 vel: Pos::new(to.x - from.pos.x, to.y - from.pos.y),

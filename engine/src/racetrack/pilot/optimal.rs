@@ -206,7 +206,7 @@ impl<W: Width, B: Bound> Search<'_, '_, W, B> {
             for ax in -1..=1 {
                 let vel = Pos::new(v.x + ax, v.y + ay);
                 let to = Pos::new(p.x + vel.x, p.y + vel.y);
-                if !circuit.is_track(to.x, to.y) {
+                if !circuit.is_track(to) {
                     continue;
                 }
                 let Some(offset) = table::offset(vel) else {

@@ -147,7 +147,7 @@ impl<W: Width> StateTable<W> {
     /// [`offset`]`(v)` from it. `None` off the grid or outside the counts.
     pub fn block_at(&mut self, prev: Pos, count: i8) -> Option<u32> {
         let layer = -i32::from(count);
-        if !Circuit::contains(prev.x, prev.y) || !(0..LAYERS as i32).contains(&layer) {
+        if !Circuit::contains(prev) || !(0..LAYERS as i32).contains(&layer) {
             return None;
         }
         Some(self.block(layer as usize * CELLS + (prev.y * Circuit::WIDTH + prev.x) as usize))
@@ -209,11 +209,6 @@ impl<W: Width> StateTable<W> {
     pub fn set(&mut self, slot: u32, entry: Entry<W>) {
         self.entries[slot as usize] = entry;
     }
-
-    /// Slots allocated (reached or not).
-    pub fn capacity(&self) -> usize {
-        self.entries.len()
-    }
 }
 
 /// Where the state of velocity `vel` sits in its block, if within the proven bounds.
@@ -228,7 +223,7 @@ fn place(state: State) -> Option<(usize, usize)> {
     let offset = offset(state.vel)?;
     let (qx, qy) = (state.pos.x - state.vel.x, state.pos.y - state.vel.y);
     let layer = -i32::from(state.count);
-    if !Circuit::contains(qx, qy) || !(0..LAYERS as i32).contains(&layer) {
+    if !Circuit::contains(Pos::new(qx, qy)) || !(0..LAYERS as i32).contains(&layer) {
         return None;
     }
     let owner = layer as usize * CELLS + (qy * Circuit::WIDTH + qx) as usize;

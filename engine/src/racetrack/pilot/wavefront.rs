@@ -176,7 +176,7 @@ impl LegalMoves {
             .map(|y| {
                 let mut row = EMPTY;
                 for x in 0..WIDTH {
-                    if circuit.is_track(x, y) {
+                    if circuit.is_track(Pos::new(x, y)) {
                         row = or(row, bit(x));
                     }
                 }
@@ -502,7 +502,7 @@ fn contains(layer: &[Entry], s: State) -> bool {
     let Some(v) = velocity_index(s.vel) else {
         return false;
     };
-    if !Circuit::contains(s.pos.x, s.pos.y) || i32::from(s.count) < MIN_COUNT || s.count > 0 {
+    if !Circuit::contains(s.pos) || i32::from(s.count) < MIN_COUNT || s.count > 0 {
         return false;
     }
     let g = group(s.count.into(), v);
@@ -557,8 +557,8 @@ mod tests {
                     let row = legal.row(v, y);
                     for x in 0..WIDTH {
                         let to = Pos::new(x + vx, y + vy);
-                        let legal = Circuit::contains(to.x, to.y)
-                            && circuit.is_track(to.x, to.y)
+                        let legal = Circuit::contains(to)
+                            && circuit.is_track(to)
                             && physics::on_track(&circuit, Pos::new(x, y), to);
                         assert_eq!(
                             has(row, x),

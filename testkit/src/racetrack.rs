@@ -1,13 +1,6 @@
-//! Test support: finds a lap of a circuit by breadth-first search over (position, velocity,
+//! A lap finder independent of the pilots: a breadth-first search over (position, velocity,
 //! crossing sum), with the speed capped so the search stays small. It uses only the engine's
 //! physics, so a lap it finds is judged valid exactly when the physics and the judge agree.
-//!
-//! Shared by the engine's and the CLI's tests (`#[path]`-included).
-
-#![allow(
-    dead_code,
-    reason = "each test binary that includes this module uses only some of it"
-)]
 
 use engine::racetrack::physics::{self, FIRST_MOVES, Pos, START};
 use engine::racetrack::{Circuit, ResultFile};
@@ -47,7 +40,7 @@ pub fn find_lap(circuit: &Circuit) -> Option<Vec<Pos>> {
                 if p == START && v == Pos::new(0, 0) && !FIRST_MOVES.contains(&np) {
                     continue;
                 }
-                if nv.x.abs() > VMAX || nv.y.abs() > VMAX || !Circuit::contains(np.x, np.y) {
+                if nv.x.abs() > VMAX || nv.y.abs() > VMAX || !Circuit::contains(np) {
                     continue;
                 }
                 if !physics::on_track(circuit, p, np) {

@@ -6,9 +6,6 @@
     reason = "each test binary that includes this module uses only some of it"
 )]
 
-#[path = "../common/mod.rs"]
-mod common;
-
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::PathBuf;
@@ -16,10 +13,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use engine::soccer::field::Field;
-use engine::soccer::game::Game;
 use engine::soccer::record::Record;
-use engine::soccer::search::Engine;
 use engine::soccer::{Reason, Side};
 use serialport::{SerialPort, TTYPort};
 
@@ -28,7 +22,7 @@ use serialport::{SerialPort, TTYPort};
     unused_imports,
     reason = "each test binary that includes this module uses only some of it"
 )]
-pub use common::{assert_success, code, quadrille};
+pub use super::{assert_success, code, quadrille};
 
 /// Held while a pseudo-terminal is opened and marked close-on-exec, and while a child is
 /// spawned, so no child of a parallel test inherits another test's terminal (which would keep
@@ -91,23 +85,10 @@ pub fn bot(args: &[&str]) -> String {
     spec
 }
 
-/// A whole game of the engine against itself, as a record with its result.
+/// A whole game of the level-1 engine against itself (the starter's seeded `seed`), as a
+/// record with its result.
 pub fn self_play(width: u8, length: u8, starter: Side, seed: u64) -> Record {
-    let field = Field::new(width, length).unwrap();
-    let mut game = Game::new(field, starter);
-    let mut engines = [Engine::new(1, seed), Engine::new(1, seed + 1)];
-    let mut record = Record::new(field, starter);
-    for i in 0.. {
-        let digits = engines[i % 2].choose_turn(&game);
-        let end = game.play_turn(&digits);
-        record.turns.push(digits);
-        if let Some(outcome) = end {
-            record.result = Some(outcome);
-            return record;
-        }
-        assert!(i < 10_000, "self-play does not end");
-    }
-    unreachable!()
+    testkit::soccer::self_play(width, length, starter, 1, seed)
 }
 
 /// Parses a game the referee printed and checks it ended on the field (a goal or a stuck
