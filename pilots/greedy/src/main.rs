@@ -8,8 +8,9 @@ use std::cmp::Reverse;
 use std::collections::HashSet;
 
 use engine::racetrack::pilot::Pilot;
-use engine::racetrack::pilot::field::Field;
-use engine::racetrack::pilot::model::{State, Step, Track};
+// The engine's search internals, which it exposes (hidden) for benches and example pilots.
+use engine::racetrack::pilot::bench::field::WalkDistances;
+use engine::racetrack::pilot::bench::model::{State, Step, Track};
 use engine::racetrack::{Circuit, Pos};
 
 /// Crossing-count layers of the walk field (0, −1, −2), as the demo pilot uses.
@@ -24,7 +25,7 @@ fn main() -> std::process::ExitCode {
 
 fn drive(circuit: &Circuit) -> Result<Vec<Pos>, String> {
     let track = Track::new(circuit).map_err(|e| e.to_string())?;
-    let field = Field::walks(&track, LAYERS);
+    let field = WalkDistances::walks(&track, LAYERS);
     let mut seen = HashSet::from([State::START]);
     // The current path: each state with its untried moves, best last.
     let mut path = vec![(State::START, options(&track, &field, State::START))];
@@ -53,7 +54,7 @@ fn drive(circuit: &Circuit) -> Result<Vec<Pos>, String> {
 }
 
 /// The legal moves from `state` that can still finish, best last.
-fn options(track: &Track, field: &Field, state: State) -> Vec<Step> {
+fn options(track: &Track, field: &WalkDistances, state: State) -> Vec<Step> {
     let mut steps = Vec::with_capacity(9);
     track.for_each_step(state, |step| {
         let key = match step {

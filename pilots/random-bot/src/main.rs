@@ -12,7 +12,6 @@ use engine::soccer::Side;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::player::{PlayerEvent, PlayerSession};
-use engine::soccer::protocol::Turn;
 use engine::soccer::search::Engine;
 
 fn main() -> io::Result<()> {
@@ -53,13 +52,12 @@ fn main() -> io::Result<()> {
                         Game::new(field, starter)
                     });
                     if let Some(turn) = &opponent_turn
-                        && game.play_turn(turn.digits()).is_some()
+                        && game.play_turn(turn).is_some()
                     {
                         continue; // Their turn ended the game.
                     }
-                    let digits = engine.choose_turn(game);
-                    game.play_turn(&digits);
-                    if let Ok(turn) = Turn::new(&digits) {
+                    if let Some(turn) = engine.choose_turn(game) {
+                        game.play_turn(&turn);
                         let _ = session.send_turn(&turn);
                     }
                 }
