@@ -43,28 +43,6 @@ fn write_plan(dir: &Path, text: &str) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// Runs the league of `plan` with `jobs` workers: its JSON and its records file.
-fn league(dir: &Path, plan: &str, jobs: &str) -> (String, Value, String) {
-    let records = dir.join(format!("records-{jobs}.txt"));
-    let out = run(
-        quadrille(&[
-            "soccer",
-            "league",
-            plan,
-            "--json",
-            "--jobs",
-            jobs,
-            "--records",
-            records.to_str().unwrap(),
-        ]),
-        LIMIT,
-    );
-    assert_success(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
-    let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    (text, json, std::fs::read_to_string(records).unwrap())
-}
-
 #[test]
 fn engines_the_emulated_board_and_bad_bots_play_a_league_the_same_with_any_jobs() {
     let dir = testkit::scratch_dir("cli");

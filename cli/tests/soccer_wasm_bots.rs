@@ -15,7 +15,6 @@ use std::time::Duration;
 use common::soccer::*;
 use engine::soccer::record::Record;
 use engine::soccer::{Reason, Side};
-use serde_json::Value;
 
 /// Generous: debug-build wasmtime compiles the modules, on a machine shared with other tests.
 const LIMIT: Duration = Duration::from_secs(300);
@@ -183,28 +182,6 @@ fn a_module_that_is_no_wasi_command_is_refused_with_its_path() {
 
 fn toml_string(s: &str) -> String {
     format!("{s:?}")
-}
-
-/// Runs the league of `plan` with `jobs` workers: its JSON text and its records file.
-fn league(dir: &Path, plan: &str, jobs: &str) -> (String, Value, String) {
-    let records = dir.join(format!("records-{jobs}.txt"));
-    let out = run(
-        quadrille(&[
-            "soccer",
-            "league",
-            plan,
-            "--json",
-            "--jobs",
-            jobs,
-            "--records",
-            records.to_str().unwrap(),
-        ]),
-        LIMIT,
-    );
-    assert_success(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
-    let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    (text, json, std::fs::read_to_string(records).unwrap())
 }
 
 #[test]

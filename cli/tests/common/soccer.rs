@@ -8,7 +8,7 @@
 
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -178,4 +178,30 @@ impl Pty {
         }
         got
     }
+}
+
+/// How long a whole test league may take before the test gives up on it.
+const LEAGUE_LIMIT: Duration = Duration::from_secs(300);
+
+/// Runs the league of `plan` with `jobs` workers: its JSON text, the JSON, and its records file.
+pub fn league(dir: &Path, plan: &str, jobs: &str) -> (String, serde_json::Value, String) {
+    let records = dir.join(format!("records-{jobs}.txt"));
+    let out = run(
+        quadrille(&[
+            "soccer",
+            "league",
+            plan,
+            "--json",
+            "--jobs",
+            jobs,
+            "--records",
+            records.to_str().unwrap(),
+        ]),
+        LEAGUE_LIMIT,
+    );
+    assert_success(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (text, json, std::fs::read_to_string(records).unwrap())
 }
