@@ -285,6 +285,11 @@ fn e2e(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
         .env("CHROMIUM", chromium)
         .env("QUADRILLE_BIN", quadrille)
         .current_dir(ws.e2e());
+    // `E2E_FILES="tests/league.test.mjs tests/pilots.test.mjs"` runs only those files (a developer
+    // working on one page); CI leaves it unset and runs the whole suite.
+    if let Ok(files) = std::env::var("E2E_FILES") {
+        node.args(files.split_whitespace());
+    }
     run(&mut node)
 }
 
