@@ -1,4 +1,8 @@
-//! The built-in player: iterative-deepening alpha-beta over complete turns, with a node budget.
+//! The engine as it was before the transposition-table search ([`super::Engine`]): kept so the
+//! match example and the bench can measure the new search against it in the same run (issue
+//! 17 asks for "the new engine against the current one"). Nothing else plays it.
+//!
+//! Iterative-deepening alpha-beta over complete turns, with a node budget.
 //!
 //! The engine has no clock (WebAssembly has none, and results must not depend on the machine):
 //! its strength is set by a budget of *nodes*, one node being one step tried. A search at depth
@@ -26,11 +30,13 @@
 
 use crate::rng::SplitMix64;
 
-use super::field::Field;
-use super::game::{Game, StepEffect};
-use super::protocol::Turn;
-use super::turns::count_turns;
-use super::types::{Dir, Point, Side};
+use crate::soccer::field::Field;
+use crate::soccer::game::{Game, StepEffect};
+use crate::soccer::protocol::Turn;
+use crate::soccer::turns::count_turns;
+use crate::soccer::types::{Dir, Point, Side};
+
+pub use super::{Analysis, Score};
 
 /// The strongest level; higher levels are clamped to it.
 pub const MAX_LEVEL: u8 = 6;
@@ -51,47 +57,6 @@ const MOBILITY: i32 = 6;
 /// within the contest's 1000 ms per turn.
 const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
     [0, 2_000, 20_000, 200_000, 600_000, 1_500_000, 3_000_000];
-
-/// What a search found, from the point of view of the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
-    /// A proven win; the game ends within this many turns (the first being the engine's).
-    Win(u32),
-    /// A proven loss within this many turns.
-    Loss(u32),
-    /// A heuristic value: positive is good for the player to move.
-    Eval(i32),
-}
-
-impl Score {
-    fn from_raw(raw: i32) -> Score {
-        if raw >= PROVEN {
-            Score::Win((WIN - raw) as u32 + 1)
-        } else if raw <= -PROVEN {
-            Score::Loss((WIN + raw) as u32 + 1)
-        } else {
-            Score::Eval(raw)
-        }
-    }
-
-    /// Whether the score is a proof rather than an estimate.
-    pub fn is_proven(self) -> bool {
-        !matches!(self, Score::Eval(_))
-    }
-}
-
-/// The result of [`Engine::analyse`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Analysis {
-    /// The turn to play.
-    pub turn: Turn,
-    /// Its value.
-    pub score: Score,
-    /// The deepest search completed, in turns (0 for a random or forced choice).
-    pub depth: u32,
-    /// Steps tried.
-    pub nodes: u64,
-}
 
 /// A Paper Soccer player. Deterministic for a given level (or budget) and seed.
 #[derive(Clone, Debug)]
@@ -154,6 +119,16 @@ impl Engine {
     /// Chooses a turn and says why; `None` when there is no turn to play (the game is over,
     /// or, in theory only, the player to move has no step at all).
     pub fn analyse(&mut self, game: &Game) -> Option<Analysis> {
+        self.analyse_until(game, None)
+    }
+
+    /// [`Engine::analyse`], also stopping once `clock` (milliseconds) passes `deadline` — the
+    /// old engine had no clock; the match example gives it one to compare at equal time.
+    pub fn analyse_until(
+        &mut self,
+        game: &Game,
+        deadline: Option<(&dyn Fn() -> f64, f64)>,
+    ) -> Option<Analysis> {
         if game.outcome().is_some() || game.legal_step_mask() == 0 {
             return None;
         }
@@ -161,6 +136,7 @@ impl Engine {
             return Some(self.random_turn(game));
         }
         let mut search = Search::new(game, self.budget, self.seed);
+        search.deadline = deadline;
         let mut best: Option<(Vec<u8>, i32)> = None;
         let mut depth_done = 0;
         if count_turns(game, 2) == 1 {
@@ -170,6 +146,7 @@ impl Engine {
                 score: Score::Eval(0),
                 depth: 0,
                 nodes: 0,
+                millis: None,
             });
         }
         for depth in 1..=self.max_depth {
@@ -192,36 +169,13 @@ impl Engine {
             score: Score::from_raw(raw),
             depth: depth_done,
             nodes: search.nodes,
+            millis: None,
         })
     }
 
-    /// Level 0: a uniformly random legal turn, or a random walk when there are very many.
+    /// Level 0: see [`super::random_turn`].
     fn random_turn(&mut self, game: &Game) -> Analysis {
-        const CAP: u64 = 4096;
-        let n = count_turns(game, CAP + 1);
-        let turn = if n <= CAP {
-            let k = self.rng.below(n) as usize;
-            game.legal_turns().nth(k).expect("k < count")
-        } else {
-            let mut g = game.clone();
-            let mut turn = Vec::new();
-            loop {
-                let steps = g.legal_steps();
-                let dir = steps[self.rng.below(steps.len() as u64) as usize];
-                turn.push(dir.digit());
-                match g.step(dir).expect("a legal step") {
-                    StepEffect::Bounce => {}
-                    StepEffect::TurnOver | StepEffect::GameOver(_) => break,
-                }
-            }
-            Turn::from_steps(turn)
-        };
-        Analysis {
-            turn,
-            score: Score::Eval(0),
-            depth: 0,
-            nodes: 0,
-        }
+        super::random_turn(game, &mut self.rng)
     }
 }
 
@@ -234,7 +188,8 @@ struct Frame {
 }
 
 /// The state of one [`Engine::analyse`] call.
-struct Search {
+struct Search<'c> {
+    deadline: Option<(&'c dyn Fn() -> f64, f64)>,
     game: Game,
     field: Field,
     nodes: u64,
@@ -245,9 +200,10 @@ struct Search {
     seed: u64,
 }
 
-impl Search {
-    fn new(game: &Game, budget: u64, seed: u64) -> Search {
+impl Search<'_> {
+    fn new<'c>(game: &Game, budget: u64, seed: u64) -> Search<'c> {
         Search {
+            deadline: None,
             game: game.clone(),
             field: *game.field(),
             nodes: 0,
@@ -459,7 +415,11 @@ impl Search {
                     }
                 }
             }
-            if self.can_stop && self.nodes >= self.budget {
+            if self.can_stop
+                && (self.nodes >= self.budget
+                    || (self.nodes % 1024 == 0
+                        && self.deadline.is_some_and(|(now, end)| now() >= end)))
+            {
                 self.aborted = true;
                 self.unwind(stack.len() - 1);
                 return best;

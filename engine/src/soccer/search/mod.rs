@@ -1,0 +1,322 @@
+//! The built-in player: alpha-beta over the distinct outcomes of whole turns, with a
+//! transposition table keyed by Zobrist hashes, iteratively deepened within a budget of nodes
+//! and, when the caller has a clock, of time (see [`tree`] for the search, [`eval`] for the
+//! evaluation).
+//!
+//! The engine crate has no clock (WebAssembly has none, and tests must not depend on the
+//! machine), so there are two ways to limit a search:
+//!
+//! * **Deterministic**: a budget of *nodes* (one node = one step drawn),
+//!   [`Engine::new`] (a level) or [`Engine::with_budget`]. The same position, level and seed
+//!   always give the same turn, on every machine: tests, leagues and reproducible matches.
+//! * **Timed**: [`Engine::timed`] (milliseconds per turn) searched with
+//!   [`Engine::analyse_with_clock`], given the caller's clock; a deterministic engine given a
+//!   clock and [`Engine::with_time_cap`] also stops at the cap, as a safety net only.
+//!
+//! Level 0 plays uniformly at random among the legal turns (or, when there are more than
+//! 4096, by a random walk of legal steps); levels 1..=[`MAX_LEVEL`] search with growing
+//! budgets. The engine as it was before this search is kept in [`legacy`] for measuring.
+
+mod eval;
+pub mod legacy;
+mod table;
+mod tree;
+mod zobrist;
+
+use std::sync::Arc;
+
+use crate::rng::SplitMix64;
+
+use super::game::{Game, StepEffect};
+use super::protocol::Turn;
+use super::turns::count_turns;
+
+use table::Table;
+use zobrist::Keys;
+
+/// The strongest level; higher levels are clamped to it.
+pub const MAX_LEVEL: u8 = 6;
+
+/// The score of winning at once; a win `p` turns later scores `WIN - p`.
+const WIN: i32 = 1_000_000;
+/// Scores beyond this are proven wins or losses.
+const PROVEN: i32 = WIN - 100_000;
+const INF: i32 = i32::MAX;
+
+/// The node budget of each level (index = level), in deterministic play.
+const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
+    [0, 2_000, 20_000, 200_000, 600_000, 1_500_000, 3_000_000];
+
+/// The time per turn of each level in timed play, milliseconds (level 6 is the contest's
+/// 1000 ms turn minus [`safety_margin_ms`]).
+pub const LEVEL_MILLIS: [u32; MAX_LEVEL as usize + 1] = [0, 10, 30, 80, 200, 450, 750];
+
+/// How much of a referee's turn a timed engine leaves unused: a quarter, and at least 150 ms
+/// (the thread may be descheduled on a busy machine between two looks at the clock, and the
+/// answer still has to cross the wire).
+pub fn safety_margin_ms(turn_ms: u32) -> u32 {
+    (turn_ms / 4).max(150)
+}
+
+/// The time a timed engine of `level` may use within a referee's turn of `turn_ms`: the
+/// level's time, never more than the turn minus its safety margin.
+pub fn level_millis(level: u8, turn_ms: u32) -> u32 {
+    let cap = turn_ms.saturating_sub(safety_margin_ms(turn_ms)).max(1);
+    LEVEL_MILLIS[usize::from(level.min(MAX_LEVEL))].min(cap)
+}
+
+/// Nodes a timed engine searches per millisecond of its budget when it is given no clock.
+const NODES_PER_MS: u64 = 3_000;
+
+/// What a search found, from the point of view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// A proven win; the game ends within this many turns (the first being the engine's).
+    Win(u32),
+    /// A proven loss within this many turns.
+    Loss(u32),
+    /// A heuristic value: positive is good for the player to move.
+    Eval(i32),
+}
+
+impl Score {
+    fn from_raw(raw: i32) -> Score {
+        if raw >= PROVEN {
+            Score::Win((WIN - raw) as u32 + 1)
+        } else if raw <= -PROVEN {
+            Score::Loss((WIN + raw) as u32 + 1)
+        } else {
+            Score::Eval(raw)
+        }
+    }
+
+    /// Whether the score is a proof rather than an estimate.
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Score::Eval(_))
+    }
+
+    /// The probability that the player to move wins: 1 or 0 when proven, otherwise a
+    /// logistic of the evaluation (an uncalibrated estimate, for a bar beside the field).
+    pub fn win_probability(self) -> f64 {
+        match self {
+            Score::Win(_) => 1.0,
+            Score::Loss(_) => 0.0,
+            Score::Eval(v) => eval::win_probability(v),
+        }
+    }
+}
+
+/// The result of [`Engine::analyse`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The turn to play.
+    pub turn: Turn,
+    /// Its value.
+    pub score: Score,
+    /// The deepest search completed, in turns (0 for a random or forced choice).
+    pub depth: u32,
+    /// Steps tried.
+    pub nodes: u64,
+    /// The time the search took, by the caller's clock, when it gave one.
+    pub millis: Option<f64>,
+}
+
+/// A Paper Soccer player. Deterministic for a given level (or budget) and seed, unless timed.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    level: u8,
+    budget: u64,
+    /// Milliseconds per turn, heeded when a clock is given.
+    millis: Option<f64>,
+    max_depth: u32,
+    seed: u64,
+    rng: SplitMix64,
+    /// The Zobrist keys of the field last played on, kept from turn to turn.
+    keys: Option<Arc<Keys>>,
+}
+
+impl Engine {
+    /// An engine of `level` (0 = random legal turns, 1..=[`MAX_LEVEL`] = search with a node
+    /// budget growing about tenfold per level; higher values are clamped). Deterministic.
+    pub fn new(level: u8, seed: u64) -> Engine {
+        let level = level.min(MAX_LEVEL);
+        Engine {
+            level,
+            budget: BUDGETS[usize::from(level)],
+            millis: None,
+            max_depth: u32::MAX,
+            seed,
+            rng: SplitMix64::new(seed),
+            keys: None,
+        }
+    }
+
+    /// A searching engine with an explicit node budget (`u64::MAX` searches until the value
+    /// of the position is proven, which is only sensible on tiny fields).
+    pub fn with_budget(budget: u64, seed: u64) -> Engine {
+        Engine {
+            budget: budget.max(1),
+            ..Engine::new(MAX_LEVEL, seed)
+        }
+    }
+
+    /// A searching engine limited by time: `millis` per turn by the clock given to
+    /// [`Engine::analyse_with_clock`] (without a clock, about 3,000 nodes per millisecond).
+    pub fn timed(millis: u32, seed: u64) -> Engine {
+        Engine {
+            budget: u64::MAX,
+            millis: Some(f64::from(millis.max(1))),
+            ..Engine::new(MAX_LEVEL, seed)
+        }
+    }
+
+    /// Also stops a search after `millis` by the caller's clock: for a deterministic engine,
+    /// a safety net that only a very slow or busy machine reaches.
+    pub fn with_time_cap(mut self, millis: u32) -> Engine {
+        let millis = f64::from(millis.max(1));
+        self.millis = Some(self.millis.map_or(millis, |m| m.min(millis)));
+        self
+    }
+
+    /// Limits the search depth, in turns (at least 1).
+    pub fn with_max_depth(mut self, depth: u32) -> Engine {
+        self.max_depth = depth.max(1);
+        self
+    }
+
+    /// The level (for an engine made by [`Engine::with_budget`] or [`Engine::timed`],
+    /// [`MAX_LEVEL`]).
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The node budget per turn (0 for the random level, `u64::MAX` when timed).
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The time limit per turn, in milliseconds, if any.
+    pub fn millis(&self) -> Option<f64> {
+        self.millis
+    }
+
+    /// The turn to play: always a legal complete turn of the player to move, or `None` when
+    /// there is none (the game is over).
+    pub fn choose_turn(&mut self, game: &Game) -> Option<Turn> {
+        self.analyse(game).map(|a| a.turn)
+    }
+
+    /// Chooses a turn and says why, without a clock (a timed engine searches about 3,000
+    /// nodes per millisecond of its time instead); `None` when there is no turn to play.
+    pub fn analyse(&mut self, game: &Game) -> Option<Analysis> {
+        self.analyse_inner(game, None)
+    }
+
+    /// Chooses a turn within the engine's time (if it has one) by `now`, a clock in
+    /// milliseconds; [`Analysis::millis`] says how long it took.
+    pub fn analyse_with_clock(&mut self, game: &Game, now: &dyn Fn() -> f64) -> Option<Analysis> {
+        let start = now();
+        let mut analysis = self.analyse_inner(game, Some((now, start)))?;
+        analysis.millis = Some(now() - start);
+        Some(analysis)
+    }
+
+    /// The probability that the player to move wins, by the static evaluation alone (no
+    /// search: instant on any field). 0 or 1 once the game is over.
+    pub fn evaluate(&self, game: &Game) -> f64 {
+        match game.outcome() {
+            Some(o) if o.winner == game.to_move() => 1.0,
+            Some(_) => 0.0,
+            None => eval::win_probability(eval::evaluate(game, self.seed)),
+        }
+    }
+
+    fn keys_for(&mut self, game: &Game) -> Arc<Keys> {
+        match &self.keys {
+            Some(k) if k.field() == *game.field() => Arc::clone(k),
+            _ => {
+                let k = Arc::new(Keys::new(*game.field()));
+                self.keys = Some(Arc::clone(&k));
+                k
+            }
+        }
+    }
+
+    fn analyse_inner(
+        &mut self,
+        game: &Game,
+        clock: Option<(&dyn Fn() -> f64, f64)>,
+    ) -> Option<Analysis> {
+        if game.outcome().is_some() || game.legal_step_mask() == 0 {
+            return None;
+        }
+        if self.budget == 0 {
+            return Some(random_turn(game, &mut self.rng));
+        }
+        if count_turns(game, 2) == 1 {
+            let turn = game.legal_turns().next().expect("one turn");
+            return Some(Analysis {
+                turn,
+                score: Score::Eval(0),
+                depth: 0,
+                nodes: 0,
+                millis: None,
+            });
+        }
+        let (budget, deadline) = match (self.millis, clock) {
+            (Some(ms), Some((now, start))) => (self.budget, Some((now, start + ms))),
+            (Some(ms), None) if self.budget == u64::MAX => (ms as u64 * NODES_PER_MS, None),
+            _ => (self.budget, None),
+        };
+        let keys = self.keys_for(game);
+        let bits = if self.millis.is_some() && self.budget == u64::MAX {
+            Table::bits_for(self.millis.unwrap_or(1.0) as u64 * NODES_PER_MS)
+        } else {
+            Table::bits_for(budget)
+        };
+        let mut table = Table::new(bits);
+        let mut search = tree::Search::new(game, &keys, &mut table, budget, deadline, self.seed);
+        let found = search.root(self.max_depth);
+        Some(Analysis {
+            turn: Turn::from_steps(found.digits),
+            score: Score::from_raw(found.score),
+            depth: found.depth,
+            nodes: search.nodes,
+            millis: None,
+        })
+    }
+}
+
+/// Level 0: a uniformly random legal turn, or a random walk of legal steps when there are
+/// more than 4096 turns.
+fn random_turn(game: &Game, rng: &mut SplitMix64) -> Analysis {
+    const CAP: u64 = 4096;
+    let n = count_turns(game, CAP + 1);
+    let turn = if n <= CAP {
+        let k = rng.below(n) as usize;
+        game.legal_turns().nth(k).expect("k < count")
+    } else {
+        let mut g = game.clone();
+        let mut turn = Vec::new();
+        loop {
+            let steps = g.legal_steps();
+            let dir = steps[rng.below(steps.len() as u64) as usize];
+            turn.push(dir.digit());
+            match g.step(dir).expect("a legal step") {
+                StepEffect::Bounce => {}
+                StepEffect::TurnOver | StepEffect::GameOver(_) => break,
+            }
+        }
+        Turn::from_steps(turn)
+    };
+    Analysis {
+        turn,
+        score: Score::Eval(0),
+        depth: 0,
+        nodes: 0,
+        millis: None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

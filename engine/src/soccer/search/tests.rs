@@ -1,0 +1,114 @@
+use std::cell::Cell;
+
+use super::*;
+use crate::soccer::field::Field;
+use crate::soccer::types::{Outcome, Side};
+
+fn legal(game: &Game, turn: &Turn) -> bool {
+    let mut g = game.clone();
+    g.play_turn(turn)
+        .is_none_or(|o: Outcome| !o.reason.is_fault())
+}
+
+#[test]
+fn takes_a_goal_in_one() {
+    // 2x2: red scores at once with 35 (3 to the corner, 5 into the mouth).
+    let g = Game::new(Field::new(2, 2).unwrap(), Side::Red);
+    let a = Engine::new(1, 7).analyse(&g).unwrap();
+    assert_eq!(a.score, Score::Win(1));
+    let mut h = g.clone();
+    assert_eq!(h.play_turn(&a.turn).map(|o| o.winner), Some(Side::Red));
+}
+
+#[test]
+fn every_level_plays_legal_turns_on_odd_shapes() {
+    for (w, l) in [(2, 2), (254, 2), (2, 254), (254, 254), (8, 10)] {
+        let g = Game::new(Field::new(w, l).unwrap(), Side::Blue);
+        for level in [0, 1, 2] {
+            let turn = Engine::new(level, 3).choose_turn(&g).expect("a turn");
+            assert!(legal(&g, &turn), "{w}x{l} level {level}: {turn:?}");
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_turn() {
+    let g = Game::new(Field::new(8, 10).unwrap(), Side::Red);
+    let a = Engine::new(3, 11).analyse(&g).unwrap();
+    let b = Engine::new(3, 11).analyse(&g).unwrap();
+    assert_eq!((a.turn, a.nodes), (b.turn, b.nodes));
+}
+
+/// A clock that advances one millisecond each time it is read.
+fn ticking() -> impl Fn() -> f64 {
+    let t = Cell::new(0.0);
+    move || {
+        t.set(t.get() + 1.0);
+        t.get()
+    }
+}
+
+#[test]
+fn a_timed_engine_stops_at_its_time_by_the_given_clock() {
+    let g = Game::new(Field::new(30, 40).unwrap(), Side::Red);
+    let clock = ticking();
+    let a = Engine::timed(20, 1)
+        .analyse_with_clock(&g, &clock)
+        .expect("a turn");
+    assert!(legal(&g, &a.turn));
+    // The clock is read once every 1,024 steps: 20 reads at most, plus the start and end.
+    let millis = a.millis.expect("timed by the clock");
+    assert!((20.0..=23.0).contains(&millis), "{millis} ms");
+    assert!(a.nodes <= 21 * 1024, "{} nodes", a.nodes);
+    assert!(a.depth >= 1);
+}
+
+#[test]
+fn a_time_cap_stops_a_deterministic_engine_only_when_reached() {
+    let g = Game::new(Field::new(8, 10).unwrap(), Side::Red);
+    let plain = Engine::new(2, 5).analyse(&g).unwrap();
+    let capped = Engine::new(2, 5)
+        .with_time_cap(1_000_000)
+        .analyse_with_clock(&g, &ticking())
+        .unwrap();
+    assert_eq!(
+        (plain.turn, plain.nodes),
+        (capped.turn.clone(), capped.nodes)
+    );
+    let short = Engine::new(6, 5)
+        .with_time_cap(3)
+        .analyse_with_clock(&g, &ticking())
+        .unwrap();
+    assert!(short.nodes < 5 * 1024, "{} nodes", short.nodes);
+}
+
+#[test]
+fn a_goal_two_turns_away_is_proven_and_defended_against() {
+    // 2x4: from the kick-off (1, 2) the first turn can reach the mouth only by bouncing; the
+    // full search proves the position one way or the other, and deeper searches agree.
+    let g = Game::new(Field::new(2, 4).unwrap(), Side::Red);
+    let a = Engine::with_budget(u64::MAX, 1).analyse(&g).unwrap();
+    assert!(a.score.is_proven(), "{a:?}");
+    let b = Engine::with_budget(u64::MAX, 2).analyse(&g).unwrap();
+    assert_eq!(a.score, b.score);
+}
+
+#[test]
+fn win_probability_follows_the_score() {
+    assert_eq!(Score::Win(3).win_probability(), 1.0);
+    assert_eq!(Score::Loss(1).win_probability(), 0.0);
+    assert!(Score::Eval(100).win_probability() > 0.5);
+    assert!(Score::Eval(-100).win_probability() < 0.5);
+    assert_eq!(Score::Eval(0).win_probability(), 0.5);
+    let g = Game::new(Field::new(8, 10).unwrap(), Side::Red);
+    let p = Engine::new(1, 0).evaluate(&g);
+    assert!((0.0..=1.0).contains(&p));
+}
+
+#[test]
+fn level_millis_leave_a_margin_of_the_turn() {
+    assert_eq!(level_millis(6, 1000), 750);
+    assert_eq!(level_millis(6, 400), 250);
+    assert_eq!(level_millis(1, 1000), 10);
+    assert_eq!(level_millis(6, 100), 1);
+}
