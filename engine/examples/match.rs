@@ -22,12 +22,24 @@ use engine::soccer::{Reason, Side};
 
 #[derive(Clone, Debug)]
 enum Spec {
-    New { millis: Option<u32>, level: u8 },
-    Legacy { millis: Option<u32>, level: u8 },
+    New {
+        millis: Option<u32>,
+        level: u8,
+    },
+    Legacy {
+        millis: Option<u32>,
+        level: u8,
+    },
+    /// `exec:COMMAND`: a program speaking the wire protocol (spec §4) on stdin/stdout, e.g.
+    /// the QtPaperSoccer opponent outside the repository; one process per series.
+    Exec(String),
 }
 
 impl Spec {
     fn parse(s: &str) -> Result<Spec, String> {
+        if let Some(command) = s.strip_prefix("exec:") {
+            return Ok(Spec::Exec(command.to_string()));
+        }
         let bad = || format!("`{s}`: expected new:MS, new@LEVEL, legacy:MS or legacy@LEVEL");
         let (kind, rest) = s.split_at(s.find([':', '@']).ok_or_else(bad)?);
         let n: u32 = rest[1..].parse().map_err(|_| bad())?;
@@ -54,11 +66,13 @@ impl Spec {
                 millis: Some(ms), ..
             } => format!("legacy:{ms}"),
             Spec::Legacy { level, .. } => format!("legacy@{level}"),
+            Spec::Exec(_) => "exec".to_string(),
         }
     }
 
     fn player(&self, seed: u64) -> Player {
         match *self {
+            Spec::Exec(ref command) => Player::Exec(Wire::spawn(command)),
             Spec::New {
                 millis: Some(ms), ..
             } => Player::New(Engine::timed(ms, seed)),
@@ -73,26 +87,125 @@ impl Spec {
 enum Player {
     New(Engine),
     Legacy(legacy::Engine, Option<u32>),
+    Exec(Wire),
+}
+
+/// A child process on the wire: we are its referee.
+struct Wire {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Wire {
+    fn spawn(command: &str) -> Wire {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new("sh")
+            .args(["-c", command])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the exec: player");
+        let input = child.stdin.take().expect("piped");
+        let output = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        Wire {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.input.write_all(bytes).expect("the exec: player reads");
+        self.input.flush().expect("the exec: player reads");
+    }
+
+    fn new_game(&mut self, field: Field, colour: Side) {
+        let c = if colour == Side::Red { b'r' } else { b'b' };
+        self.send(&[
+            b'w',
+            field.width(),
+            b'\n',
+            b'l',
+            field.length(),
+            b'\n',
+            b'c',
+            c,
+            b'\n',
+        ]);
+    }
+
+    /// Tells the player the opponent's last turn (or `{}` to start) and reads its turn.
+    fn turn(&mut self, last: Option<&Turn>) -> Option<Turn> {
+        use std::io::BufRead;
+        let mut msg = b"{".to_vec();
+        if let Some(t) = last {
+            msg.extend_from_slice(t.digits());
+        }
+        msg.extend_from_slice(b"}\n");
+        self.send(&msg);
+        let mut line = Vec::new();
+        self.output.read_until(b'}', &mut line).ok()?;
+        let open = line.iter().position(|&b| b == b'{')?;
+        let digits: Vec<u8> = line[open + 1..]
+            .iter()
+            .copied()
+            .filter(u8::is_ascii_digit)
+            .collect();
+        Turn::new(&digits).ok()
+    }
+}
+
+impl Drop for Wire {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Player {
     fn turn(&mut self, game: &Game, clock: &dyn Fn() -> f64) -> Option<Turn> {
+        if let Player::Exec(wire) = self {
+            let turns = game.turns();
+            let last = turns.last().filter(|_| game.turn_number() > 0);
+            return wire.turn(last);
+        }
         match self {
-            Player::New(e) => e.analyse_with_clock(game, clock).map(|a| a.turn),
-            Player::Legacy(e, None) => e.choose_turn(game),
+            Player::Exec(_) => None,
+            Player::New(e) => e.analyse_with_clock(game, clock),
+            Player::Legacy(e, None) => e.analyse(game),
             Player::Legacy(e, Some(ms)) => {
                 let end = clock() + f64::from(*ms);
-                e.analyse_until(game, Some((clock, end))).map(|a| a.turn)
+                e.analyse_until(game, Some((clock, end)))
             }
         }
+        .map(|a| {
+            if std::env::var_os("MATCH_VERBOSE").is_some() {
+                let who = match self {
+                    Player::New(_) => "new",
+                    Player::Legacy(..) => "legacy",
+                    Player::Exec(_) => "exec",
+                };
+                eprintln!(
+                    "{who:<6} turn {:>3}: depth {:>2} nodes {:>9} score {:?}",
+                    game.turn_number(),
+                    a.depth,
+                    a.nodes,
+                    a.score
+                );
+            }
+            a.turn
+        })
     }
 }
 
 /// One game; `a` is red when `a_red`. Returns (a won, a fault was ruled, longest turn ms).
+/// Engines are made afresh for each game; an `exec:` player is kept (`wires`).
 fn game(
     field: Field,
-    a: &Spec,
-    b: &Spec,
+    [a, b]: [&Spec; 2],
+    wires: &mut [Option<Player>; 2],
     a_red: bool,
     starter: Side,
     seed: u64,
@@ -100,15 +213,44 @@ fn game(
 ) -> (bool, bool, f64) {
     let origin = Instant::now();
     let clock = move || origin.elapsed().as_secs_f64() * 1000.0;
-    let mut players = [a.player(seed), b.player(seed.wrapping_add(1))];
+    let fresh = |spec: &Spec, slot: &mut Option<Player>, seed: u64| match spec {
+        Spec::Exec(_) => slot.take().unwrap_or_else(|| spec.player(seed)),
+        _ => spec.player(seed),
+    };
+    let mut players = [
+        fresh(a, &mut wires[0], seed),
+        fresh(b, &mut wires[1], seed.wrapping_add(1)),
+    ];
     let a_side = if a_red { Side::Red } else { Side::Blue };
+    for (i, p) in players.iter_mut().enumerate() {
+        if let Player::Exec(wire) = p {
+            wire.new_game(field, if i == 0 { a_side } else { a_side.opponent() });
+        }
+    }
+    let result = play_out(field, &mut players, a_side, starter, &clock, fault_ms);
+    for (slot, p) in wires.iter_mut().zip(players) {
+        if let Player::Exec(_) = p {
+            *slot = Some(p);
+        }
+    }
+    result
+}
+
+fn play_out(
+    field: Field,
+    players: &mut [Player; 2],
+    a_side: Side,
+    starter: Side,
+    clock: &dyn Fn() -> f64,
+    fault_ms: f64,
+) -> (bool, bool, f64) {
     let mut g = Game::new(field, starter);
     let mut longest: f64 = 0.0;
     loop {
         let mover = g.to_move();
         let who = usize::from(mover != a_side);
         let t0 = clock();
-        let turn = players[who].turn(&g, &clock);
+        let turn = players[who].turn(&g, clock);
         let took = clock() - t0;
         longest = longest.max(took);
         let Some(turn) = turn else {
@@ -156,6 +298,7 @@ fn series(field: Field, a: &Spec, b: &Spec, games: u64, seed: u64, fault_ms: f64
         faults: 0,
         longest: 0.0,
     };
+    let mut wires = [None, None];
     for i in 0..games {
         let a_red = i % 2 == 0;
         let starter = if (i / 2) % 2 == 0 {
@@ -165,8 +308,8 @@ fn series(field: Field, a: &Spec, b: &Spec, games: u64, seed: u64, fault_ms: f64
         };
         let (won, fault, longest) = game(
             field,
-            a,
-            b,
+            [a, b],
+            &mut wires,
             a_red,
             starter,
             seed.wrapping_add(i * 7919),

@@ -9,7 +9,7 @@ use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::player::{PlayerEvent, PlayerSession};
 use engine::soccer::protocol::Turn;
-use engine::soccer::search::Engine;
+use engine::soccer::search::{self, Engine};
 
 use crate::transport::serial::{self, LineArgs};
 
@@ -21,9 +21,13 @@ pub struct Args {
     /// The serial device, e.g. /dev/ttyUSB0.
     #[arg(long)]
     port: String,
-    /// The engine's strength.
+    /// The engine's strength: 0-5 deterministic levels, 6 = 750 ms a turn (the contest's
+    /// 1000 ms minus a safety margin).
     #[arg(long, default_value_t = DEFAULT_LEVEL)]
     engine_level: u8,
+    /// Instead of a level: the engine's time per turn in milliseconds.
+    #[arg(long)]
+    engine_ms: Option<u32>,
     /// The seed of the engine's tie-breaking.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -34,14 +38,26 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let settings = args.line.settings();
     let connection = serial::open(&args.port, settings)?;
-    serve(
-        connection.reader,
-        connection.writer,
-        args.engine_level,
-        args.seed,
-        |note| eprintln!("{}: {note}", args.port),
-    )?;
+    let engine = match args.engine_ms {
+        Some(ms) => Engine::timed(ms, args.seed),
+        None => engine_at(args.engine_level, args.seed),
+    };
+    serve(connection.reader, connection.writer, engine, |note| {
+        eprintln!("{}: {note}", args.port)
+    })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The engine of `engine:LEVEL`: levels below [`search::MAX_LEVEL`] search a fixed number of
+/// nodes (the same games for the same seeds), with the top level's time as a safety cap; the
+/// top level is timed, the contest's 1000 ms turn minus a safety margin.
+pub fn engine_at(level: u8, seed: u64) -> Engine {
+    let top = search::level_millis(search::MAX_LEVEL, engine::soccer::protocol::TURN_MS);
+    if level >= search::MAX_LEVEL {
+        Engine::timed(top, seed)
+    } else {
+        Engine::new(level, seed).with_time_cap(top)
+    }
 }
 
 /// Plays every game the referee on the other end of `reader`/`writer` starts, until the wire
@@ -52,12 +68,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 pub fn serve(
     mut reader: impl Read,
     mut writer: impl Write,
-    level: u8,
-    seed: u64,
+    engine: Engine,
     mut note: impl FnMut(String),
 ) -> io::Result<()> {
     let mut session = PlayerSession::new();
-    let mut player = Player::new(level, seed);
+    let mut player = Player::new(engine);
     let mut buf = vec![0u8; 4096];
     loop {
         let n = match reader.read(&mut buf) {
@@ -93,9 +108,18 @@ pub fn serve(
     }
 }
 
+/// The time the engine took over one game's turns, reported when the game ends.
+#[derive(Default)]
+struct Times {
+    turns: u32,
+    total: f64,
+    longest: f64,
+}
+
 /// The engine and the game it is playing.
 struct Player {
     engine: Engine,
+    times: Times,
     /// The set-up of the game announced last: (field, our colour).
     setup: Option<(Field, engine::soccer::Side)>,
     /// Created at the first turn signal, when the starter becomes known.
@@ -103,9 +127,10 @@ struct Player {
 }
 
 impl Player {
-    fn new(level: u8, seed: u64) -> Self {
+    fn new(engine: Engine) -> Self {
         Player {
-            engine: Engine::new(level, seed),
+            engine,
+            times: Times::default(),
             setup: None,
             game: None,
         }
@@ -119,6 +144,7 @@ impl Player {
                 length,
                 colour,
             } => {
+                self.report_times(note);
                 self.game = None;
                 self.setup = Field::new(width, length).ok().map(|f| (f, colour));
                 None
@@ -139,26 +165,49 @@ impl Player {
                         "the opponent's turn {turn} ended the game: {}",
                         outcome.describe(game.turn_number())
                     ));
+                    self.report_times(note);
                     return None;
                 }
                 if game.to_move() != colour || game.outcome().is_some() {
                     note("asked to play out of turn".into());
                     return None;
                 }
-                let Some(turn) = self.engine.choose_turn(game) else {
+                let origin = std::time::Instant::now();
+                let clock = move || origin.elapsed().as_secs_f64() * 1000.0;
+                let Some(analysis) = self.engine.analyse_with_clock(game, &clock) else {
                     note(format!(
                         "the engine found no turn to send: {}",
                         engine::soccer::protocol::TurnError::Empty
                     ));
                     return None;
                 };
-                game.play_turn(&turn);
+                let took = clock();
+                self.times.turns += 1;
+                self.times.total += took;
+                self.times.longest = self.times.longest.max(took);
+                let turn = analysis.turn;
+                if game.play_turn(&turn).is_some() {
+                    self.report_times(note);
+                }
                 Some(turn)
             }
             PlayerEvent::Ignored(e) => {
                 note(format!("skipped: {e}"));
                 None
             }
+        }
+    }
+
+    /// Says how long the engine thought in the game just ended (once per game).
+    fn report_times(&mut self, note: &mut impl FnMut(String)) {
+        let t = std::mem::take(&mut self.times);
+        if t.turns > 0 {
+            note(format!(
+                "engine time: {} turns, {:.0} ms a turn on average, {:.0} ms at most",
+                t.turns,
+                t.total / f64::from(t.turns),
+                t.longest
+            ));
         }
     }
 }

@@ -14,6 +14,8 @@ use anyhow::Context;
 
 use crate::transport::{self, Connection, exec, serial, sim, wasm};
 
+use engine::soccer::search::Engine;
+
 use super::play;
 
 /// One player of `--red` / `--blue`.
@@ -21,8 +23,11 @@ use super::play;
 pub enum PlayerSpec {
     /// A serial device path, e.g. `/dev/ttyUSB0` (anything that is not one of the forms below).
     Serial(String),
-    /// `engine` or `engine:LEVEL`: the built-in engine, in this process.
+    /// `engine` or `engine:LEVEL`: the built-in engine, in this process (levels 0-5 search
+    /// a fixed number of nodes; 6 thinks 750 ms a turn: see [`play::engine_at`]).
     Engine { level: u8 },
+    /// `engine:MSms`, e.g. `engine:400ms`: the built-in engine thinking that long a turn.
+    TimedEngine { millis: u32 },
     /// `exec:COMMAND`: a child process (`sh -c COMMAND`) on its standard input and output.
     Exec(String),
     /// `wasm:PATH.wasm`: a WASI preview-1 command run sandboxed in this process (see
@@ -43,6 +48,8 @@ pub enum PlayerSpec {
 pub enum SpecError {
     #[error("`{0}`: the engine level is a number 0-255")]
     Level(String),
+    #[error("`{0}`: the engine's time is `engine:MSms`, MS a number of milliseconds")]
+    Millis(String),
     #[error("`exec:` needs a command")]
     EmptyCommand,
     #[error("`wasm:` needs the path of a .wasm module")]
@@ -71,6 +78,10 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Engine {
                 level: play::DEFAULT_LEVEL,
             });
+        }
+        if let Some(ms) = s.strip_prefix("engine:").and_then(|r| r.strip_suffix("ms")) {
+            let millis = ms.parse().map_err(|_| SpecError::Millis(s.into()))?;
+            return Ok(PlayerSpec::TimedEngine { millis });
         }
         if let Some(level) = s.strip_prefix("engine:") {
             let level = level.parse().map_err(|_| SpecError::Level(s.into()))?;
@@ -115,6 +126,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Serial(path) => f.write_str(path),
             PlayerSpec::Engine { level } => write!(f, "engine:{level}"),
+            PlayerSpec::TimedEngine { millis } => write!(f, "engine:{millis}ms"),
             PlayerSpec::Exec(command) => write!(f, "exec:{command}"),
             PlayerSpec::Wasm(path) => write!(f, "wasm:{}", path.display()),
             PlayerSpec::Sim { netlist, switches } => {
@@ -141,6 +153,17 @@ impl PlayerSpec {
         }
     }
 
+    /// The engine in this process, on pipes.
+    fn serve_engine(&self, engine: Engine) -> anyhow::Result<Connection> {
+        let name = self.to_string();
+        let label = name.clone();
+        Ok(transport::in_process(name, move |input, output| {
+            // The engine only stops when the referee closes its pipe; a failure to write
+            // means the referee is gone too.
+            let _ = play::serve(input, output, engine, |note| eprintln!("{label}: {note}"));
+        })?)
+    }
+
     /// Opens the wire to this player. `seed` feeds a player's own randomness (the engine's).
     pub fn connect(&self, line: serial::LineSettings, seed: u64) -> anyhow::Result<Connection> {
         match self {
@@ -157,18 +180,8 @@ impl PlayerSpec {
                     .with_context(|| format!("{self}: the netlist is not a board"))?;
                 Ok(sim::serve(self.to_string(), board)?)
             }
-            PlayerSpec::Engine { level } => {
-                let level = *level;
-                let name = self.to_string();
-                let label = name.clone();
-                Ok(transport::in_process(name, move |input, output| {
-                    // The engine only stops when the referee closes its pipe; a failure to
-                    // write means the referee is gone too.
-                    let _ = play::serve(input, output, level, seed, |note| {
-                        eprintln!("{label}: {note}")
-                    });
-                })?)
-            }
+            PlayerSpec::Engine { level } => self.serve_engine(play::engine_at(*level, seed)),
+            PlayerSpec::TimedEngine { millis } => self.serve_engine(Engine::timed(*millis, seed)),
         }
     }
 }
@@ -183,6 +196,15 @@ mod tests {
             "engine:3".parse::<PlayerSpec>().unwrap(),
             PlayerSpec::Engine { level: 3 }
         );
+        assert_eq!(
+            "engine:400ms".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::TimedEngine { millis: 400 }
+        );
+        assert_eq!(
+            PlayerSpec::TimedEngine { millis: 400 }.to_string(),
+            "engine:400ms"
+        );
+        assert!("engine:xms".parse::<PlayerSpec>().is_err());
         assert_eq!(
             "engine".parse::<PlayerSpec>().unwrap(),
             PlayerSpec::Engine {

@@ -54,14 +54,15 @@ pub const LEVEL_MILLIS: [u32; MAX_LEVEL as usize + 1] = [0, 10, 30, 80, 200, 450
 /// How much of a referee's turn a timed engine leaves unused: a quarter, and at least 150 ms
 /// (the thread may be descheduled on a busy machine between two looks at the clock, and the
 /// answer still has to cross the wire).
-pub fn safety_margin_ms(turn_ms: u32) -> u32 {
+pub fn safety_margin_ms(turn_ms: u64) -> u64 {
     (turn_ms / 4).max(150)
 }
 
 /// The time a timed engine of `level` may use within a referee's turn of `turn_ms`: the
 /// level's time, never more than the turn minus its safety margin.
-pub fn level_millis(level: u8, turn_ms: u32) -> u32 {
+pub fn level_millis(level: u8, turn_ms: u64) -> u32 {
     let cap = turn_ms.saturating_sub(safety_margin_ms(turn_ms)).max(1);
+    let cap = u32::try_from(cap).unwrap_or(u32::MAX);
     LEVEL_MILLIS[usize::from(level.min(MAX_LEVEL))].min(cap)
 }
 
@@ -133,6 +134,10 @@ pub struct Engine {
     rng: SplitMix64,
     /// The Zobrist keys of the field last played on, kept from turn to turn.
     keys: Option<Arc<Keys>>,
+    /// The transposition table, kept from turn to turn on the same field (a position's value
+    /// does not depend on how it was reached, so the next turn's search starts from what this
+    /// one learnt); made afresh for another field.
+    table: Option<Table>,
 }
 
 impl Engine {
@@ -148,6 +153,7 @@ impl Engine {
             seed,
             rng: SplitMix64::new(seed),
             keys: None,
+            table: None,
         }
     }
 
@@ -237,6 +243,7 @@ impl Engine {
             _ => {
                 let k = Arc::new(Keys::new(*game.field()));
                 self.keys = Some(Arc::clone(&k));
+                self.table = None;
                 k
             }
         }
@@ -269,13 +276,14 @@ impl Engine {
             _ => (self.budget, None),
         };
         let keys = self.keys_for(game);
-        let bits = if self.millis.is_some() && self.budget == u64::MAX {
-            Table::bits_for(self.millis.unwrap_or(1.0) as u64 * NODES_PER_MS)
-        } else {
-            Table::bits_for(budget)
+        let sized_for = match (self.millis, self.budget) {
+            (Some(ms), u64::MAX) => ms as u64 * NODES_PER_MS,
+            _ => budget,
         };
-        let mut table = Table::new(bits);
-        let mut search = tree::Search::new(game, &keys, &mut table, budget, deadline, self.seed);
+        let table = self
+            .table
+            .get_or_insert_with(|| Table::new(Table::bits_for(sized_for)));
+        let mut search = tree::Search::new(game, &keys, table, budget, deadline, self.seed);
         let found = search.root(self.max_depth);
         Some(Analysis {
             turn: Turn::from_steps(found.digits),

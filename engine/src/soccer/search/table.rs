@@ -29,7 +29,7 @@ pub(super) struct Entry {
 
 /// A fixed-size table of `2^bits` entries, replaced by depth (the deeper search is kept,
 /// except that an entry of another position is always replaced).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(super) struct Table {
     entries: Vec<Entry>,
     mask: u64,
@@ -60,5 +60,11 @@ impl Table {
         if slot.key != entry.key || entry.depth >= slot.depth || slot.bound == Bound::Empty {
             *slot = entry;
         }
+    }
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({} entries)", self.entries.len())
     }
 }
