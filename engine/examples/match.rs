@@ -252,7 +252,9 @@ fn play_out(
         let t0 = clock();
         let turn = players[who].turn(&g, clock);
         let took = clock() - t0;
-        longest = longest.max(took);
+        if who == 0 {
+            longest = longest.max(took);
+        }
         let Some(turn) = turn else {
             // No turn for an open game would be an engine bug: a fault.
             return (who == 1, true, longest);
@@ -326,7 +328,7 @@ fn series(field: Field, a: &Spec, b: &Spec, games: u64, seed: u64, fault_ms: f64
 fn report(field: Field, a: &Spec, b: &Spec, t: &Tally) {
     let (lo, hi) = wilson(t.wins, t.games);
     println!(
-        "{:<8} {:>12} vs {:<12} {:>4}/{:<4} = {:>5.1} %  95 % [{:>5.1}, {:>5.1}]  Elo {:>+5.0}  faults {}  longest turn {:.0} ms",
+        "{:<8} {:>12} vs {:<12} {:>4}/{:<4} = {:>5.1} %  95 % [{:>5.1}, {:>5.1}]  Elo {:>+5.0}  faults {}  longest turn of the first {:.0} ms",
         field.to_string(),
         a.name(),
         b.name(),

@@ -50,6 +50,11 @@ impl Hasher for Identity {
 
 type HashSeen = HashSet<u64, BuildHasherDefault<Identity>>;
 
+/// How near its goal (king moves) the ball must be for [`Search::threatens_goal`] to look,
+/// and how many steps that look may take.
+const THREAT_DISTANCE: i16 = 4;
+const THREAT_STEPS: u32 = 200;
+
 /// One distinct outcome of a turn that hands the move to the opponent.
 #[derive(Clone, Debug)]
 struct Child {
@@ -332,7 +337,14 @@ impl<'a> Search<'a> {
                     None
                 }
                 StepEffect::GameOver(o) => Some(if o.winner == mover { win } else { -win }),
-                StepEffect::TurnOver => seen.insert(self.hash).then(|| -self.eval()),
+                StepEffect::TurnOver => seen.insert(self.hash).then(|| {
+                    if self.threatens_goal() {
+                        // The opponent scores on its turn: proven.
+                        -(WIN - ply as i32 - 1)
+                    } else {
+                        -self.eval()
+                    }
+                }),
             };
             let hash = self.hash;
             self.undo();
@@ -360,6 +372,49 @@ impl<'a> Search<'a> {
             best = -win;
         }
         (best, best_hash)
+    }
+
+    /// Whether the player to move (at the start of a turn, near the goal it attacks) can
+    /// score this turn: a walk of at most [`THREAT_STEPS`] steps, nearest the goal first, over
+    /// distinct mid-turn positions. A `true` is a proof; a `false` only means none was found.
+    fn threatens_goal(&mut self) -> bool {
+        let mover = self.game.to_move();
+        let field = self.game.field();
+        if field.distance_to_goal(self.game.ball(), mover.opponent()) > THREAT_DISTANCE {
+            return false;
+        }
+        let mut seen = HashSeen::default();
+        let mut stack = vec![frame(&self.game, mover)];
+        let mut steps = 0;
+        let mut found = false;
+        while let Some(top) = stack.last_mut() {
+            if top.next == top.len || steps >= THREAT_STEPS {
+                stack.pop();
+                if stack.is_empty() {
+                    break;
+                }
+                self.undo();
+                continue;
+            }
+            let dir = top.order[usize::from(top.next)];
+            top.next += 1;
+            steps += 1;
+            match self.step(dir) {
+                StepEffect::Bounce if seen.insert(self.hash) => {
+                    stack.push(frame(&self.game, mover));
+                    continue;
+                }
+                StepEffect::GameOver(o) if o.winner == mover => {
+                    found = true;
+                    self.undo();
+                    self.unwind(stack.len() - 1);
+                    break;
+                }
+                _ => {}
+            }
+            self.undo();
+        }
+        found
     }
 
     /// Plays an outcome's steps.
