@@ -10,7 +10,8 @@
 //! `legacy:MS` (the engine as it was, stopped by the same clock), `legacy@L` (the old engine's
 //! level L, a node budget: `legacy@6` is the old `engine:6`). A game is played directly on a
 //! [`Game`] (no wire): a turn that is not legal, or that takes longer than `--fault-ms`
-//! (default 1000), loses the game and is counted as a fault.
+//! (default 1000), loses the game and is counted as a fault (`faults A/B`: ruled against the
+//! first player / the second; an `exec:` player's time includes the pipes).
 
 use std::time::Instant;
 
@@ -289,7 +290,8 @@ fn elo(p: f64) -> f64 {
 struct Tally {
     wins: u64,
     games: u64,
-    faults: u64,
+    /// Faults ruled against the first player, and against the second (a fault loses).
+    faults: [u64; 2],
     longest: f64,
 }
 
@@ -297,7 +299,7 @@ fn series(field: Field, a: &Spec, b: &Spec, games: u64, seed: u64, fault_ms: f64
     let mut t = Tally {
         wins: 0,
         games: 0,
-        faults: 0,
+        faults: [0, 0],
         longest: 0.0,
     };
     let mut wires = [None, None];
@@ -319,7 +321,7 @@ fn series(field: Field, a: &Spec, b: &Spec, games: u64, seed: u64, fault_ms: f64
         );
         t.games += 1;
         t.wins += u64::from(won);
-        t.faults += u64::from(fault);
+        t.faults[usize::from(won)] += u64::from(fault);
         t.longest = t.longest.max(longest);
     }
     t
@@ -328,7 +330,7 @@ fn series(field: Field, a: &Spec, b: &Spec, games: u64, seed: u64, fault_ms: f64
 fn report(field: Field, a: &Spec, b: &Spec, t: &Tally) {
     let (lo, hi) = wilson(t.wins, t.games);
     println!(
-        "{:<8} {:>12} vs {:<12} {:>4}/{:<4} = {:>5.1} %  95 % [{:>5.1}, {:>5.1}]  Elo {:>+5.0}  faults {}  longest turn of the first {:.0} ms",
+        "{:<8} {:>12} vs {:<12} {:>4}/{:<4} = {:>5.1} %  95 % [{:>5.1}, {:>5.1}]  Elo {:>+5.0}  faults {}/{}  longest turn of the first {:.0} ms",
         field.to_string(),
         a.name(),
         b.name(),
@@ -338,7 +340,8 @@ fn report(field: Field, a: &Spec, b: &Spec, t: &Tally) {
         100.0 * lo,
         100.0 * hi,
         elo(t.wins as f64 / t.games.max(1) as f64),
-        t.faults,
+        t.faults[0],
+        t.faults[1],
         t.longest
     );
 }

@@ -21,7 +21,7 @@ pub struct Args {
     /// The serial device, e.g. /dev/ttyUSB0.
     #[arg(long)]
     port: String,
-    /// The engine's strength: 0-5 deterministic levels, 6 = 750 ms a turn (the contest's
+    /// The engine's strength: 0-5 deterministic levels, 6 = 650 ms a turn (the contest's
     /// 1000 ms minus a safety margin).
     #[arg(long, default_value_t = DEFAULT_LEVEL)]
     engine_level: u8,

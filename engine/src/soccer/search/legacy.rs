@@ -417,7 +417,7 @@ impl Search<'_> {
             }
             if self.can_stop
                 && (self.nodes >= self.budget
-                    || (self.nodes % 1024 == 0
+                    || (self.nodes.is_multiple_of(1024)
                         && self.deadline.is_some_and(|(now, end)| now() >= end)))
             {
                 self.aborted = true;

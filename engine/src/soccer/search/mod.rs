@@ -49,13 +49,14 @@ const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
 
 /// The time per turn of each level in timed play, milliseconds (level 6 is the contest's
 /// 1000 ms turn minus [`safety_margin_ms`]).
-pub const LEVEL_MILLIS: [u32; MAX_LEVEL as usize + 1] = [0, 10, 30, 80, 200, 450, 750];
+pub const LEVEL_MILLIS: [u32; MAX_LEVEL as usize + 1] = [0, 10, 30, 80, 200, 400, 650];
 
-/// How much of a referee's turn a timed engine leaves unused: a quarter, and at least 150 ms
-/// (the thread may be descheduled on a busy machine between two looks at the clock, and the
+/// How much of a referee's turn a timed engine leaves unused: 35 %, and at least 200 ms (the
+/// thread may be descheduled on a busy machine between two looks at the clock — turns of
+/// 100 ms were seen to take 284 ms at `nice -n 10` on the loaded 2-core machine — and the
 /// answer still has to cross the wire).
 pub fn safety_margin_ms(turn_ms: u64) -> u64 {
-    (turn_ms / 4).max(150)
+    (turn_ms * 35 / 100).max(200)
 }
 
 /// The time a timed engine of `level` may use within a referee's turn of `turn_ms`: the
@@ -134,9 +135,9 @@ pub struct Engine {
     rng: SplitMix64,
     /// The Zobrist keys of the field last played on, kept from turn to turn.
     keys: Option<Arc<Keys>>,
-    /// The transposition table, kept from turn to turn on the same field (a position's value
-    /// does not depend on how it was reached, so the next turn's search starts from what this
-    /// one learnt); made afresh for another field.
+    /// A timed engine's transposition table, kept from turn to turn on the same field (a
+    /// position's value does not depend on how it was reached, so the next turn's search
+    /// starts from what this one learnt); made afresh for another field.
     table: Option<Table>,
 }
 
@@ -280,9 +281,16 @@ impl Engine {
             (Some(ms), u64::MAX) => ms as u64 * NODES_PER_MS,
             _ => budget,
         };
-        let table = self
-            .table
-            .get_or_insert_with(|| Table::new(Table::bits_for(sized_for)));
+        let mut scratch;
+        let table = if self.millis.is_some() && self.budget == u64::MAX {
+            self.table
+                .get_or_insert_with(|| Table::new(Table::bits_for(sized_for)))
+        } else {
+            // A deterministic engine's table lives for one search: an app keeps many such
+            // engines (one per game of a league), and a kept table would hold megabytes each.
+            scratch = Table::new(Table::bits_for(sized_for));
+            &mut scratch
+        };
         let mut search = tree::Search::new(game, &keys, table, budget, deadline, self.seed);
         let found = search.root(self.max_depth);
         Some(Analysis {

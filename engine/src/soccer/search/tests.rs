@@ -107,8 +107,8 @@ fn win_probability_follows_the_score() {
 
 #[test]
 fn level_millis_leave_a_margin_of_the_turn() {
-    assert_eq!(level_millis(6, 1000), 750);
-    assert_eq!(level_millis(6, 400), 250);
+    assert_eq!(level_millis(6, 1000), 650);
+    assert_eq!(level_millis(6, 400), 200);
     assert_eq!(level_millis(1, 1000), 10);
     assert_eq!(level_millis(6, 100), 1);
 }

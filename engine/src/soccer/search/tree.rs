@@ -199,7 +199,8 @@ impl<'a> Search<'a> {
         self.nodes += 1;
         if self.can_stop
             && (self.nodes >= self.budget
-                || (self.nodes % 1024 == 0 && self.clock.is_some_and(|(now, end)| now() >= end)))
+                || (self.nodes.is_multiple_of(1024)
+                    && self.clock.is_some_and(|(now, end)| now() >= end)))
         {
             self.aborted = true;
         }
@@ -536,20 +537,18 @@ impl<'a> Search<'a> {
         for depth in 1..=max_depth {
             let mut alpha = -INF;
             let mut found: Option<usize> = None;
-            for i in 0..children.len() {
-                let digits = std::mem::take(&mut children[i].digits);
-                self.play(&digits);
+            for (i, child) in children.iter_mut().enumerate() {
+                self.play(&child.digits);
                 let score = if depth == 1 {
                     -self.eval()
                 } else {
                     -self.negamax(depth - 1, 1, -INF, -alpha.max(-INF + 1))
                 };
-                self.take_back(&digits);
-                children[i].digits = digits;
+                self.take_back(&child.digits);
                 if self.aborted {
                     break;
                 }
-                children[i].key = score;
+                child.key = score;
                 if score > alpha {
                     alpha = score;
                     found = Some(i);

@@ -34,7 +34,7 @@ impl fmt::Debug for Keys {
 impl Keys {
     /// The keys of `field`; the same on every machine and for every engine seed.
     pub fn new(field: Field) -> Keys {
-        let mut rng = SplitMix64::new(0x5eed_0f_50cce4);
+        let mut rng = SplitMix64::new(0x5eed_0f50_cce4);
         let n = field.index_len();
         let segments = (0..4 * n).map(|_| rng.next_u64()).collect();
         let balls = (0..n).map(|_| rng.next_u64()).collect();
