@@ -1,7 +1,7 @@
 //! The built-in player: alpha-beta over the distinct outcomes of whole turns, with a
 //! transposition table keyed by Zobrist hashes, iteratively deepened within a budget of nodes
-//! and, when the caller has a clock, of time (see [`tree`] for the search, [`eval`] for the
-//! evaluation).
+//! and, when the caller has a clock, of time (the search is in `tree.rs`, the evaluation in
+//! `eval.rs`).
 //!
 //! The engine crate has no clock (WebAssembly has none, and tests must not depend on the
 //! machine), so there are two ways to limit a search:
