@@ -3,15 +3,14 @@
 #
 #   hdl/netlist.sh TOP OUT.json FILE.v [FILE.v ...]
 #
-# Memories stay whole as $mem_v2 cells (`memory -nomap`), so a RAM is one cell instead of
-# thousands of flip-flops; `proc -norom` keeps case tables as logic rather than ROM cells;
-# `async2sync; dffunmap` leave only plain $dff registers (enables and resets become $mux logic
-# in front of them), which keeps the simulator's cell set small.
+# The passes are `hdl/netlist.ys` (memories stay whole, only plain $dff registers remain; see
+# there), the same text the browser app runs when it synthesizes Verilog itself.
 set -euo pipefail
 if [ "$#" -lt 3 ]; then
   echo "usage: $0 TOP OUT.json FILE.v [FILE.v ...]" >&2
   exit 2
 fi
+here=$(cd "$(dirname "$0")" && pwd)
 top=$1
 out=$2
 shift 2
@@ -27,4 +26,6 @@ for f in "$@"; do
   fi
   reads="$reads read_verilog -defer \"$f\";"
 done
-yosys -q -p "$reads hierarchy -check -top $top; proc -norom; opt_clean; flatten; opt; memory -nomap; opt; async2sync; dffunmap; opt_clean; write_json \"$out\"" 
+# The passes, one command a line with comments and blank lines left out, joined by `;`.
+passes=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/netlist.ys" | sed 's/$/;/' | tr '\n' ' ')
+yosys -q -p "$reads hierarchy -check -top $top; $passes write_json \"$out\""

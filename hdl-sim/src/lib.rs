@@ -7,6 +7,8 @@
 //!   cycles); [`UartDriver`]/[`UartMonitor`] drive and decode serial pins bit by bit;
 //!   [`BoardEmulator`] puts them together behind the byte-stream interface of a real board's
 //!   serial port.
+//! * [`flow::VerilogFlow`] is the yosys script that makes such a netlist from Verilog
+//!   (`hdl/netlist.ys`), for the places that run yosys themselves, like the browser app.
 //!
 //! ```
 //! use hdl_sim::{BoardConfig, BoardEmulator, Simulator};
@@ -60,6 +62,7 @@
 mod board;
 mod compile;
 mod error;
+pub mod flow;
 mod fast;
 mod limits;
 pub mod netlist;

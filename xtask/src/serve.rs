@@ -10,7 +10,7 @@ use crate::workspace::Workspace;
 pub fn run_serve(options: &ServeOptions) -> Result<()> {
     let ws = Workspace::locate()?;
     let setup = Setup::new(&ws)?;
-    let tools = setup.for_build(options.release)?;
+    let tools = setup.for_build()?;
     let port = options.port.to_string();
     println!(
         "\nserve: building the app, then serving it on http://127.0.0.1:{port}/ (Ctrl-C stops)"

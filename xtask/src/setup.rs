@@ -3,7 +3,8 @@
 //! Each check is cheap (a `--version` call or a file time), so `serve` and `test` run the whole
 //! setup every time and a warm machine pays almost nothing. Everything comes from a package
 //! registry: rustup for the wasm32 standard libraries, crates.io for trunk and wasm-bindgen-cli,
-//! npm for binaryen's wasm-opt and playwright-core, apt for Chromium, the HDL tools, and clang
+//! npm for binaryen's wasm-opt, playwright-core and yosys in WebAssembly (@yowasp/yosys, which
+//! the app's build copies into `dist/`), apt for Chromium, the HDL tools, and clang
 //! with wasi-libc for the example pilot written in C.
 
 use std::path::{Path, PathBuf};
@@ -154,20 +155,19 @@ impl<'a> Setup<'a> {
         &self.env
     }
 
-    /// What `serve` needs: the wasm target, wasm-bindgen-cli, trunk and, for release builds
-    /// (which run wasm-opt), Node.js and the npm packages.
-    pub fn for_build(&self, release: bool) -> Result<Tools> {
-        if release {
-            self.system_packages(&NODE_PACKAGES)?;
-        }
-        self.build_tools(release)
+    /// What `serve` needs: the wasm target, wasm-bindgen-cli, trunk, and Node.js with the npm
+    /// packages (every build copies @yowasp/yosys into `dist/`; release builds also run
+    /// wasm-opt).
+    pub fn for_build(&self) -> Result<Tools> {
+        self.system_packages(&NODE_PACKAGES)?;
+        self.build_tools()
     }
 
     /// Everything `cargo xtask test` needs.
     pub fn everything(&self) -> Result<Tools> {
         self.system_packages(NODE_PACKAGES.iter().chain(&TEST_PACKAGES))?;
         self.for_pilots()?;
-        let mut tools = self.build_tools(true)?;
+        let mut tools = self.build_tools()?;
         tools.chromium = self.env.which("chromium");
         tools.chromedriver = self.env.which("chromedriver");
         tools.cargo_fuzz = Some(self.cargo_fuzz()?);
@@ -186,14 +186,11 @@ impl<'a> Setup<'a> {
         self.system_packages(&PILOT_PACKAGES)
     }
 
-    fn build_tools(&self, with_npm: bool) -> Result<Tools> {
+    fn build_tools(&self) -> Result<Tools> {
         self.rust_target(WASM_TARGET)?;
         let wasm_bindgen_test_runner = self.wasm_bindgen()?;
         let trunk = self.cargo_tool("trunk", "trunk", TRUNK_VERSION, true, "7")?;
-        let node = match with_npm {
-            true => self.npm_packages()?,
-            false => self.env.which("node").unwrap_or_else(|| "node".into()),
-        };
+        let node = self.npm_packages()?;
         Ok(Tools {
             trunk,
             wasm_bindgen_test_runner,
@@ -315,13 +312,14 @@ impl<'a> Setup<'a> {
             (Some(installed), Some(locked)) => installed >= locked,
             _ => false,
         };
-        if fresh && self.ws.node_bin().join("wasm-opt").exists() {
+        let yosys = e2e.join("node_modules/@yowasp/yosys/gen/bundle.js");
+        if fresh && self.ws.node_bin().join("wasm-opt").exists() && yosys.is_file() {
             println!("setup: e2e npm packages: present (e2e/node_modules)");
             return Ok(node);
         }
         println!(
             "setup: e2e npm packages: installing them from e2e/package-lock.json \
-             (playwright-core, binaryen's wasm-opt)"
+             (playwright-core, binaryen's wasm-opt, @yowasp/yosys: a 9 MB download)"
         );
         let npm = self.env.which("npm").context("npm is not installed")?;
         let mut command = self.env.command(npm);

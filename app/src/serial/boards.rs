@@ -20,6 +20,7 @@ use super::settings::{BAUD_RATES, FormSettings, LineSettings};
 use super::side::{BoardPlayer, Forfeit};
 use crate::browser_file::download_text;
 use crate::monitor::SharedLog;
+use crate::synth::{Synthesized, VerilogSynth};
 use crate::workers::board::{Load, Pins};
 
 /// The two kinds of board side.
@@ -548,6 +549,13 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
             </label>
         }
     };
+    let synthesized = {
+        let boards = boards.clone();
+        Callback::from(move |design: Synthesized| {
+            boards.side(side).netlist = Some((design.label, design.netlist));
+            boards.load_emulator(side);
+        })
+    };
     let reload = {
         let boards = boards.clone();
         Callback::from(move |_: MouseEvent| boards.load_emulator(side))
@@ -591,6 +599,7 @@ fn emulated_setup(boards: &Boards, side: Side) -> Html {
                     { format!(" ({wall:.0} ms here)") }
                 }
             </p>
+            <VerilogSynth on_netlist={synthesized} />
             <details class="board-more">
             <summary>{ "Netlist, pins and line" }</summary>
             <div class="board-line">
