@@ -30,7 +30,10 @@ pub enum FlowError {
          and may not start with - or ."
     )]
     FileName(String),
-    #[error("file “{0}” is neither Verilog (.v, .sv) nor a header (.vh, .svh)")]
+    #[error(
+        "file “{0}” is neither Verilog (.v, .sv), a header (.vh, .svh) nor memory contents \
+         (.hex, .mem)"
+    )]
     Extension(String),
     #[error("two files are named “{0}”")]
     Duplicate(String),
@@ -48,8 +51,9 @@ pub enum SourceKind {
     Verilog,
     /// Read with `read_verilog -defer -sv`.
     SystemVerilog,
-    /// Only there for `` `include ``.
-    Header,
+    /// Only there to be read by the sources: a header for `` `include `` (`.vh`, `.svh`), or
+    /// memory contents for `$readmemh`/`$readmemb` (`.hex`, `.mem`).
+    Included,
 }
 
 impl SourceKind {
@@ -59,7 +63,7 @@ impl SourceKind {
         match extension.to_ascii_lowercase().as_str() {
             "v" => Some(SourceKind::Verilog),
             "sv" => Some(SourceKind::SystemVerilog),
-            "vh" | "svh" => Some(SourceKind::Header),
+            "vh" | "svh" | "hex" | "mem" => Some(SourceKind::Included),
             _ => None,
         }
     }
@@ -87,7 +91,7 @@ impl VerilogFlow {
             }
             checked.push((name.to_owned(), kind));
         }
-        if checked.iter().all(|(_, kind)| *kind == SourceKind::Header) {
+        if checked.iter().all(|(_, kind)| *kind == SourceKind::Included) {
             return Err(FlowError::NoSources);
         }
         let top = top.trim();
@@ -107,11 +111,11 @@ impl VerilogFlow {
         self.top.as_deref()
     }
 
-    /// The names of the files yosys reads (headers left out).
+    /// The names of the files yosys reads (included files left out).
     pub fn sources(&self) -> impl Iterator<Item = &str> {
         self.files
             .iter()
-            .filter(|(_, kind)| *kind != SourceKind::Header)
+            .filter(|(_, kind)| *kind != SourceKind::Included)
             .map(|(name, _)| name.as_str())
     }
 
@@ -125,7 +129,7 @@ impl VerilogFlow {
                 SourceKind::SystemVerilog => {
                     script.push_str(&format!("read_verilog -defer -sv {name}\n"))
                 }
-                SourceKind::Header => {}
+                SourceKind::Included => {}
             }
         }
         match &self.top {
@@ -186,7 +190,7 @@ mod tests {
 
     #[test]
     fn the_script_reads_every_source_then_runs_the_documented_passes() {
-        let flow = VerilogFlow::new(&["top.v", "defs.vh", "core.sv"], " top ").unwrap();
+        let flow = VerilogFlow::new(&["top.v", "defs.vh", "core.sv", "rom.hex"], " top ").unwrap();
         assert_eq!(flow.top(), Some("top"));
         assert_eq!(flow.sources().collect::<Vec<_>>(), ["top.v", "core.sv"]);
         assert_eq!(

@@ -176,7 +176,7 @@ impl Component for VerilogSynth {
             <div class="board-verilog" data-testid="verilog">
                 <div class="board-line">
                     <label>{ "Verilog files" }
-                        <input type="file" multiple=true accept=".v,.sv,.vh,.svh"
+                        <input type="file" multiple=true accept=".v,.sv,.vh,.svh,.hex,.mem"
                                data-testid="verilog-files" onchange={picked} />
                     </label>
                     <label>{ "Top module" }
