@@ -91,7 +91,10 @@ impl VerilogFlow {
             }
             checked.push((name.to_owned(), kind));
         }
-        if checked.iter().all(|(_, kind)| *kind == SourceKind::Included) {
+        if checked
+            .iter()
+            .all(|(_, kind)| *kind == SourceKind::Included)
+        {
             return Err(FlowError::NoSources);
         }
         let top = top.trim();
@@ -121,13 +124,18 @@ impl VerilogFlow {
 
     /// The whole yosys script (`yosys -s`), to run where the files lie under their names: read
     /// them, choose the top, [`YOSYS_PASSES`], write [`NETLIST_FILE`].
+    ///
+    /// Without a top module the sources are elaborated as they are read (no `-defer`): yosys'
+    /// `-auto-top` cannot see through deferred modules (0.23 picks a leaf), while elaborated
+    /// ones show which module nothing instantiates.
     pub fn script(&self) -> String {
+        let defer = if self.top.is_some() { " -defer" } else { "" };
         let mut script = String::new();
         for (name, kind) in &self.files {
             match kind {
-                SourceKind::Verilog => script.push_str(&format!("read_verilog -defer {name}\n")),
+                SourceKind::Verilog => script.push_str(&format!("read_verilog{defer} {name}\n")),
                 SourceKind::SystemVerilog => {
-                    script.push_str(&format!("read_verilog -defer -sv {name}\n"))
+                    script.push_str(&format!("read_verilog{defer} -sv {name}\n"))
                 }
                 SourceKind::Included => {}
             }
@@ -214,16 +222,35 @@ mod tests {
         assert!(flow.script().contains(YOSYS_PASSES), "the passes verbatim");
     }
 
+    fn commands_of_named_top() -> Vec<String> {
+        let script = VerilogFlow::new(&["a.v"], "t").unwrap().script();
+        commands(&script).into_iter().map(str::to_owned).collect()
+    }
+
     #[test]
     fn a_blank_top_lets_yosys_find_it() {
         let flow = VerilogFlow::new(&["a.v"], "  ").unwrap();
         assert_eq!(flow.top(), None);
-        assert!(commands(&flow.script()).contains(&"hierarchy -check -auto-top"));
+        let script = flow.script();
+        let commands = commands(&script);
+        assert_eq!(
+            commands[..2],
+            ["read_verilog a.v", "hierarchy -check -auto-top"]
+        );
+        assert_eq!(commands[2..], commands_of_named_top()[2..]);
     }
 
     #[test]
     fn names_that_could_inject_yosys_commands_are_refused() {
-        for name in ["a b.v", "x.v; shell rm", "-p.v", ".hidden.v", "dir/a.v", "a\n.v", ""] {
+        for name in [
+            "a b.v",
+            "x.v; shell rm",
+            "-p.v",
+            ".hidden.v",
+            "dir/a.v",
+            "a\n.v",
+            "",
+        ] {
             assert_eq!(
                 VerilogFlow::new(&[name], "t"),
                 Err(FlowError::FileName(name.into())),

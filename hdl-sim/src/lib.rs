@@ -62,8 +62,8 @@
 mod board;
 mod compile;
 mod error;
-pub mod flow;
 mod fast;
+pub mod flow;
 mod limits;
 pub mod netlist;
 mod ops;

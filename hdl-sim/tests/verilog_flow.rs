@@ -40,7 +40,11 @@ fn the_browser_script_makes_the_committed_netlist() {
     let dir = scratch.path();
     let mut names = Vec::new();
     for source in player_sources() {
-        let name = source.file_name().expect("name").to_string_lossy().into_owned();
+        let name = source
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
         std::fs::copy(&source, dir.join(&name)).expect("copy a source");
         names.push(name);
     }
@@ -63,7 +67,11 @@ fn the_browser_script_makes_the_committed_netlist() {
     assert!(ok, "yosys -auto-top failed:\n{log}");
     let json = std::fs::read_to_string(dir.join(NETLIST_FILE)).expect("the netlist");
     let board = BoardEmulator::from_json(&json, BoardConfig::default());
-    assert!(board.is_ok(), "the auto-top netlist loads: {:?}", board.err());
+    assert!(
+        board.is_ok(),
+        "the auto-top netlist loads: {:?}",
+        board.err()
+    );
 }
 
 #[test]

@@ -260,6 +260,13 @@ fn release_build(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
         "trunk finished but {} is missing",
         index.display()
     );
+    // The page's Verilog synthesis loads yosys from here (index.html's copy-dir).
+    let yosys = ws.dist().join("yowasp-yosys/bundle.js");
+    anyhow::ensure!(
+        yosys.is_file(),
+        "trunk finished but {} is missing (e2e/node_modules/@yowasp/yosys not installed?)",
+        yosys.display()
+    );
     Ok(())
 }
 

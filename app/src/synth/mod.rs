@@ -314,7 +314,10 @@ mod tests {
             label(&["a.v", "b.v", "c.v"], " "),
             "the top module (Verilog: a.v and 2 more files)"
         );
-        assert_eq!(label(&["a.v", "b.v"], "t"), "t (Verilog: a.v and 1 more file)");
+        assert_eq!(
+            label(&["a.v", "b.v"], "t"),
+            "t (Verilog: a.v and 1 more file)"
+        );
     }
 
     #[test]
@@ -327,6 +330,10 @@ mod tests {
         };
         assert_eq!(ok.state(), "ok");
         assert_eq!(Status::Error("x.v:3: ERROR".into()).state(), "error");
-        assert!(Status::Error("x.v:3: ERROR: bad".into()).text().contains("x.v:3: ERROR: bad"));
+        assert!(
+            Status::Error("x.v:3: ERROR: bad".into())
+                .text()
+                .contains("x.v:3: ERROR: bad")
+        );
     }
 }
