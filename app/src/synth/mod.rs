@@ -284,7 +284,7 @@ pub fn error_summary(log: &str) -> String {
     let lines = || log.lines().map(str::trim).filter(|l| !l.is_empty());
     lines()
         .find(|line| line.contains("ERROR"))
-        .or_else(|| lines().last())
+        .or_else(|| lines().next_back())
         .map_or_else(|| "yosys stopped without a word".into(), str::to_owned)
 }
 
