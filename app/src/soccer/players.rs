@@ -359,7 +359,7 @@ impl Seats {
 
     /// Asks `side`'s player for a turn in the position of `record`.
     pub fn ask(&mut self, side: Side, token: u64, record: Record, deliver: Callback<Delivery>) {
-        let opponent_turn = record.turns.last().cloned();
+        let opponent_turn = record.turns.last().map(|t| t.payload().to_vec());
         if let Some(players) = &mut self.players {
             players[seat(side)].your_turn(TurnRequest {
                 token,

@@ -10,7 +10,7 @@
 
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, IllegalStep, StepEffect};
-use engine::soccer::record::{Record, ReplayError};
+use engine::soccer::record::{Record, RecordTurn, ReplayError};
 use engine::soccer::{Dir, Outcome, Point, Reason, Side};
 
 /// A game in progress or finished, with its record.
@@ -19,7 +19,7 @@ pub struct Referee {
     game: Game,
     /// The turn that ended the game as the record holds it; `None` while the game goes on or
     /// when a verdict no turn shows (a timeout, a disconnect) ended it.
-    ending: Option<Vec<u8>>,
+    ending: Option<RecordTurn>,
 }
 
 /// What a step of the local player did to the game.
@@ -98,12 +98,9 @@ impl Referee {
     }
 
     /// The completed turns, the game-ending one included, starting with the starter's.
-    pub fn turns(&self) -> Vec<Vec<u8>> {
-        // A record keeps turns as sent: the ending one may be `{}` or faulty bytes, which a
-        // `Turn` cannot hold.
-        let mut turns: Vec<Vec<u8>> = (self.game.turns().iter())
-            .map(|turn| turn.digits().to_vec())
-            .collect();
+    pub fn turns(&self) -> Vec<RecordTurn> {
+        // A record keeps turns as sent: the ending one may be `{}` or faulty bytes.
+        let mut turns: Vec<RecordTurn> = self.game.turns().into_iter().map(Into::into).collect();
         if self.outcome().is_some() {
             // The game ended during turn `turn_number`: the turns before it are the game's
             // own, the ending one is as it was played (none for a verdict).
@@ -143,7 +140,7 @@ impl Referee {
             StepEffect::GameOver(outcome) => {
                 let mut ending = partial;
                 ending.push(dir.digit());
-                self.ending = Some(ending);
+                self.ending = Some(RecordTurn::new(&ending));
                 Progress::GameOver(outcome)
             }
         })
@@ -170,7 +167,7 @@ impl Referee {
         self.take_back_turn();
         let outcome = self.game.play_message(digits);
         if outcome.is_some() {
-            self.ending = Some(digits.to_vec());
+            self.ending = Some(RecordTurn::new(digits));
         }
         outcome
     }
@@ -373,11 +370,11 @@ mod tests {
         let mut referee = Referee::new(field(8, 10), Side::Red);
         referee.play_turn(b"");
         assert_eq!(referee.record().to_string(), "8x10 red: {}");
-        assert_eq!(referee.turns(), [Vec::<u8>::new()]);
+        assert_eq!(referee.turns(), [RecordTurn::new(b"")]);
         let mut referee = Referee::new(field(2, 2), Side::Red);
         referee.step(Dir::SE).unwrap();
         referee.step(Dir::SW).unwrap();
-        assert_eq!(referee.turns(), [b"35".to_vec()]);
+        assert_eq!(referee.turns(), [RecordTurn::new(b"35")]);
     }
 
     #[test]
