@@ -11,11 +11,11 @@ use web_sys::{
 };
 use yew::{Callback, Html, NodeRef, html};
 
-use crate::canvas::{Surface, annotate};
+use crate::canvas::{Surface, annotate, buffer_point};
 use crate::draw::soccer::{Scene, Target, paint};
 use crate::geometry::FieldView;
 use crate::soccer::camera::{Camera, Touchdown};
-use crate::soccer::referee::Referee;
+use crate::soccer::recorded::RecordedGame;
 use crate::soccer::session::Session;
 use crate::soccer::setup::DEFAULT_SIZE;
 
@@ -181,18 +181,18 @@ fn draw(node: &NodeRef, camera: &mut Camera, session: &Session, preview: Option<
         return;
     };
     let empty;
-    let referee = match session.shown() {
-        Some(referee) => referee,
+    let recorded = match session.shown() {
+        Some(recorded) => recorded,
         None => {
             let field = preview.unwrap_or_else(|| last_field(&canvas));
-            empty = Referee::new(field, Side::Red);
+            empty = RecordedGame::new(field, Side::Red);
             &empty
         }
     };
-    let game = referee.game();
+    let game = recorded.game();
     let field = *game.field();
     let predrawn = field.predrawn_segments();
-    let mut lines = referee.lines();
+    let mut lines = recorded.lines();
     let mut ball = game.ball();
     if let Some(shown) = session.animating() {
         lines.truncate(shown);
@@ -267,23 +267,6 @@ fn point_near(view: &FieldView, px: f64, py: f64) -> Option<Point> {
     let near = (fx - rx).hypot(fy - ry) <= 0.45;
     let fits = |v: f64| v.abs() < 1000.0;
     (near && fits(rx) && fits(ry)).then(|| Point::new(rx as i16, ry as i16))
-}
-
-/// The canvas buffer point of a mouse or pointer event's offset (CSS pixels).
-fn buffer_point(node: &NodeRef, event: &MouseEvent) -> (f64, f64) {
-    let scale = node.cast::<HtmlCanvasElement>().map_or(1.0, |c| {
-        f64::from(c.width()) / f64::from(c.client_width().max(1))
-    });
-    (
-        css_px(event.offset_x()) * scale,
-        css_px(event.offset_y()) * scale,
-    )
-}
-
-/// A CSS pixel value as a float: web-sys types offsets and scroll positions as `f64` for
-/// wasm32 and `i32` elsewhere.
-fn css_px(value: impl Into<f64>) -> f64 {
-    value.into()
 }
 
 /// Listens where yew cannot: the wheel over the canvas (not passive, so it zooms instead of
