@@ -323,7 +323,9 @@ fn board(
                 match note {
                     WireNote::NewGame(_) => games += 1,
                     WireNote::OutOfTurn | WireNote::NoTurn => panic!("{note}"),
-                    WireNote::OpponentEnded { .. } | WireNote::Ignored(_) => {}
+                    WireNote::OpponentEnded { .. }
+                    | WireNote::OwnEnded { .. }
+                    | WireNote::Ignored(_) => {}
                 }
             }
             if let Some(bytes) = player.poll_transmit() {

@@ -21,7 +21,6 @@ use crate::clock::page_ms as now;
 use crate::monitor::SerialMonitor;
 use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, Boards};
-use crate::soccer::keys::{KeyAction, key_action};
 use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats};
 use crate::soccer::recorded::RecordedGame;
 use crate::soccer::session::{Effect, Moment, Session};
@@ -132,14 +131,8 @@ impl Component for Soccer {
             Msg::Delivered(d) => self.session.delivered(d.token, d.side, &d.turn, at.now),
             Msg::Forfeit(side, outcome) => self.session.forfeit(side, outcome),
             Msg::Canvas(CanvasEvent::Key(event)) => {
-                let Some(action) = key_action(&event.key(), &event.code()) else {
+                if !self.field.key(&event, &mut self.session, at) {
                     return false;
-                };
-                event.prevent_default();
-                match action {
-                    KeyAction::Step(dir) => self.session.step(dir, at),
-                    KeyAction::TakeBack => self.session.take_back(),
-                    KeyAction::Zoom(steps) => self.field.camera.zoom(steps),
                 }
             }
             Msg::Canvas(CanvasEvent::Click(event)) => match self.field.clicked(&event) {
@@ -320,9 +313,8 @@ impl Soccer {
 
     /// Whether a serial side's port is being opened.
     fn port_opening(&self) -> bool {
-        [Side::Red, Side::Blue].into_iter().any(|side| {
-            self.setup.side(side).player().board() == Some(BoardKind::Serial)
-                && self.boards.opening(side)
+        (self.setup.kinds().iter()).any(|(side, kind)| {
+            kind.board() == Some(BoardKind::Serial) && self.boards.opening(side)
         })
     }
 

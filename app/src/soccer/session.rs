@@ -619,6 +619,13 @@ mod tests {
         }
     }
 
+    /// A session whose game (8x10, red to start) began at `now` with `kinds` and `limits`.
+    fn started(kinds: BySide<PlayerKind>, limits: BySide<Option<u32>>, now: u64) -> Session {
+        let mut session = Session::default();
+        session.start(recorded(), kinds, limits, at(now));
+        session
+    }
+
     fn recorded() -> RecordedGame {
         RecordedGame::new(Field::new(8, 10).unwrap(), Side::Red)
     }
@@ -648,12 +655,10 @@ mod tests {
 
     #[test]
     fn the_machine_is_asked_and_its_turn_is_animated_then_the_human_moves() {
-        let mut session = Session::default();
-        session.start(
-            recorded(),
+        let mut session = started(
             BySide::new(ENGINE, PlayerKind::Human),
             BySide::new(Some(1000), None),
-            at(0),
+            0,
         );
         let token = asked(&mut session, Side::Red);
         assert_eq!(session.state_name(), "thinking");
@@ -673,13 +678,7 @@ mod tests {
 
     #[test]
     fn stale_and_wrong_side_deliveries_are_dropped() {
-        let mut session = Session::default();
-        session.start(
-            recorded(),
-            BySide::new(ENGINE, ENGINE),
-            BySide::new(None, None),
-            at(0),
-        );
+        let mut session = started(BySide::new(ENGINE, ENGINE), BySide::new(None, None), 0);
         let token = asked(&mut session, Side::Red);
         session.delivered(token + 1, Side::Red, b"3", 10);
         session.delivered(token, Side::Blue, b"3", 10);
@@ -691,23 +690,19 @@ mod tests {
     #[test]
     fn the_clock_is_the_engines_out_of_time_at_the_deadline_itself() {
         // A turn delivered one millisecond before the deadline counts …
-        let mut session = Session::default();
-        session.start(
-            recorded(),
+        let mut session = started(
             BySide::new(ENGINE, ENGINE),
             BySide::new(Some(1000), None),
-            at(5000),
+            5000,
         );
         let token = asked(&mut session, Side::Red);
         session.delivered(token, Side::Red, b"3", 5999);
         assert_eq!(session.live().unwrap().outcome(), None);
         // … one delivered at the deadline loses on time, like the engine's referee says.
-        let mut session = Session::default();
-        session.start(
-            recorded(),
+        let mut session = started(
             BySide::new(ENGINE, ENGINE),
             BySide::new(Some(1000), None),
-            at(5000),
+            5000,
         );
         let token = asked(&mut session, Side::Red);
         session.delivered(token, Side::Red, b"3", 6000);
@@ -723,21 +718,19 @@ mod tests {
 
     #[test]
     fn a_tick_at_the_deadline_times_the_mover_out_and_cancels_it() {
-        let mut session = Session::default();
-        session.start(
-            recorded(),
+        let mut session = started(
             BySide::new(ENGINE, ENGINE),
             BySide::new(Some(500), Some(500)),
-            at(0),
+            0,
         );
         asked(&mut session, Side::Red);
         assert!(session.tick(at(499)), "a running clock is shown");
         assert_eq!(
-            session.chips(499).unwrap()[0].clock.as_deref(),
+            session.chips(499).unwrap().red.clock.as_deref(),
             Some("0.0 s")
         );
         assert_eq!(
-            session.chips(100).unwrap()[0].clock.as_deref(),
+            session.chips(100).unwrap().red.clock.as_deref(),
             Some("0.4 s")
         );
         assert_eq!(session.live().unwrap().outcome(), None);
@@ -752,14 +745,8 @@ mod tests {
 
     #[test]
     fn a_human_out_of_time_loses_instead_of_stepping() {
-        let mut session = Session::default();
         let human = PlayerKind::Human;
-        session.start(
-            recorded(),
-            BySide::new(human, human),
-            BySide::new(Some(2000), None),
-            at(0),
-        );
+        let mut session = started(BySide::new(human, human), BySide::new(Some(2000), None), 0);
         session.step(Dir::SE, at(1999));
         assert_eq!(session.live().unwrap().record().to_string(), "8x10 red: 3");
         // Blue has no limit; red's clock starts again when its turn comes.
@@ -780,14 +767,8 @@ mod tests {
 
     #[test]
     fn refused_steps_and_clicks_say_why() {
-        let mut session = Session::default();
         let human = PlayerKind::Human;
-        session.start(
-            recorded(),
-            BySide::new(human, human),
-            BySide::new(None, None),
-            at(0),
-        );
+        let mut session = started(BySide::new(human, human), BySide::new(None, None), 0);
         session.step(Dir::E, at(1));
         assert!(
             session.status().starts_with("Not a legal step"),
@@ -830,13 +811,7 @@ mod tests {
 
     #[test]
     fn a_forfeit_ends_the_game_for_the_opponent_only() {
-        let mut session = Session::default();
-        session.start(
-            recorded(),
-            BySide::new(ENGINE, ENGINE),
-            BySide::new(None, None),
-            at(0),
-        );
+        let mut session = started(BySide::new(ENGINE, ENGINE), BySide::new(None, None), 0);
         effects(&mut session);
         let blue_wins = Outcome {
             winner: Side::Blue,

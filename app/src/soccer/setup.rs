@@ -295,7 +295,7 @@ mod tests {
         assert_eq!(setup.starter, Starter::Random);
         assert!(!setup.apply(Edit::Starter("blue".into())));
         assert_eq!(setup.starter, Starter::Fixed(Side::Blue));
-        assert_eq!(setup.limits(), Ok([None, Some(1000)]));
+        assert_eq!(setup.limits(), Ok(BySide::new(None, Some(1000))));
         setup.apply(Edit::Limit(Side::Red, "x".into()));
         assert!(setup.limits().is_err());
         setup.apply(Edit::Kind(Side::Red, "engine".into()));

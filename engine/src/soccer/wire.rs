@@ -46,6 +46,13 @@ pub enum WireNote {
         /// The number of the opponent's turn.
         turn_number: usize,
     },
+    /// Our turn ended the game (the referee may not say so: a new game simply begins).
+    OwnEnded {
+        turn: Turn,
+        outcome: Outcome,
+        /// The number of our turn.
+        turn_number: usize,
+    },
     /// A turn signal came when the game (as we follow it) has the opponent to move or is over.
     OutOfTurn,
     /// Our chooser had no turn to give.
@@ -67,6 +74,15 @@ impl fmt::Display for WireNote {
             } => write!(
                 f,
                 "the opponent's turn {turn} ended the game: {}",
+                outcome.describe(*turn_number)
+            ),
+            WireNote::OwnEnded {
+                turn,
+                outcome,
+                turn_number,
+            } => write!(
+                f,
+                "our turn {turn} ended the game: {}",
                 outcome.describe(*turn_number)
             ),
             WireNote::OutOfTurn => f.write_str("asked to play out of turn"),
@@ -171,7 +187,13 @@ impl<C: ChooseTurn> WirePlayer<C> {
             self.notes.push_back(WireNote::NoTurn);
             return None;
         };
-        game.play_turn(&turn);
+        if let Some(outcome) = game.play_turn(&turn) {
+            self.notes.push_back(WireNote::OwnEnded {
+                turn: turn.clone(),
+                outcome,
+                turn_number: game.turn_number(),
+            });
+        }
         Some(turn)
     }
 
@@ -277,6 +299,27 @@ mod tests {
                 n.last(),
                 Some(WireNote::OpponentEnded { turn_number: 1, .. })
             ),
+            "{n:?}"
+        );
+    }
+
+    #[test]
+    fn our_turn_that_ends_the_game_is_sent_and_noted() {
+        // 2x2, red starts: 3 bounces off the side, 5 walks into blue's goal.
+        let mut p = WirePlayer::new(|_: &Game| Turn::new(b"35").ok());
+        p.handle_input(b"w\x02\nl\x02\ncr\n{}\n");
+        assert_eq!(p.poll_transmit(), Some(b"{35}\n".to_vec()));
+        let n = notes(&mut p);
+        assert_eq!(
+            n.last(),
+            Some(&WireNote::OwnEnded {
+                turn: Turn::new(b"35").unwrap(),
+                outcome: Outcome {
+                    winner: Side::Red,
+                    reason: crate::soccer::types::Reason::Goal
+                },
+                turn_number: 1
+            }),
             "{n:?}"
         );
     }

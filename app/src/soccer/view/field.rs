@@ -15,8 +15,9 @@ use crate::canvas::{Surface, annotate, buffer_point};
 use crate::draw::soccer::{Scene, Target, paint};
 use crate::geometry::FieldView;
 use crate::soccer::camera::{Camera, Touchdown};
+use crate::soccer::keys::{KeyAction, key_action};
 use crate::soccer::recorded::RecordedGame;
-use crate::soccer::session::Session;
+use crate::soccer::session::{Moment, Session};
 use crate::soccer::setup::DEFAULT_SIZE;
 
 /// The field's canvas and its camera: what the page's pointer, wheel and key events do to
@@ -84,6 +85,21 @@ impl FieldCanvas {
         if let Some(canvas) = self.node.cast::<HtmlElement>() {
             let _ = canvas.focus();
         }
+    }
+
+    /// A key pressed on the canvas: a step, a take-back or a zoom (the page's default action
+    /// kept from it); false for any other key.
+    pub fn key(&mut self, event: &KeyboardEvent, session: &mut Session, at: Moment) -> bool {
+        let Some(action) = key_action(&event.key(), &event.code()) else {
+            return false;
+        };
+        event.prevent_default();
+        match action {
+            KeyAction::Step(dir) => session.step(dir, at),
+            KeyAction::TakeBack => session.take_back(),
+            KeyAction::Zoom(steps) => self.camera.zoom(steps),
+        }
+        true
     }
 
     /// The field point a click chose, unless the press was a pan or missed every point.
