@@ -515,6 +515,7 @@ pub fn size_name(field: Field) -> String {
 mod tests {
     use super::*;
     use crate::soccer::game::Game;
+    use crate::soccer::record::RecordTurn;
 
     fn field(w: u8, l: u8) -> Field {
         Field::new(w, l).unwrap()
