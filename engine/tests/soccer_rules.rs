@@ -111,7 +111,7 @@ proptest! {
             width: game.field().width(),
             length: game.field().length(),
             starter: game.starter(),
-            turns: game.turns().iter().map(|t| t.digits().to_vec()).collect(),
+            turns: game.turns().into_iter().map(RecordTurn::from).collect(),
             result: game.outcome(),
         };
         let text = record.to_string();
