@@ -7,7 +7,8 @@
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, BlobPropertyBag, File, FileList, HtmlAnchorElement, Url};
+use web_sys::{Blob, BlobPropertyBag, File, FileList, HtmlAnchorElement, HtmlInputElement, Url};
+use yew::{Callback, Event, TargetCast};
 
 /// Offers `bytes` as a download called `file_name`, of type `mime`.
 pub fn download(bytes: &[u8], file_name: &str, mime: &str) {
@@ -49,6 +50,19 @@ fn object_url(bytes: &[u8], mime: &str) -> Option<String> {
 /// its value is reset.
 pub fn list(files: &FileList) -> Vec<File> {
     (0..files.length()).filter_map(|i| files.get(i)).collect()
+}
+
+/// A file input's `change` handler: hands `on_files` the files chosen (nothing when none
+/// is), then clears the input, so that choosing the same file again is a change again.
+pub fn on_chosen(on_files: Callback<Vec<File>>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let input = e.target_unchecked_into::<HtmlInputElement>();
+        let files = input.files().map(|l| list(&l));
+        input.set_value("");
+        if let Some(files) = files.filter(|f| !f.is_empty()) {
+            on_files.emit(files);
+        }
+    })
 }
 
 /// Reads a picked or dropped file as bytes (Latin-1 text such as `.cir` and `.f1` files must

@@ -3,10 +3,75 @@
 
 use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, WheelEvent};
 use yew::prelude::*;
 
 use crate::geometry::buffer_size;
+use crate::gesture::{Pointer, WheelInput};
+
+/// Where a mouse, pointer or wheel event happened over the canvas `node`, in the canvas'
+/// buffer pixels (its CSS pixels times the buffer's scale, see [`Surface::prepare`]).
+pub fn buffer_point(node: &NodeRef, event: &MouseEvent) -> (f64, f64) {
+    let scale = node.cast::<HtmlCanvasElement>().map_or(1.0, |c| {
+        f64::from(c.width()) / f64::from(c.client_width().max(1))
+    });
+    (
+        css_px(event.offset_x()) * scale,
+        css_px(event.offset_y()) * scale,
+    )
+}
+
+/// A CSS pixel value as a float: web-sys types offsets and scroll positions as `f64` for
+/// wasm32 and `i32` elsewhere.
+pub fn css_px(value: impl Into<f64>) -> f64 {
+    value.into()
+}
+
+/// A pointer event over the zoomable canvas `node` as a page's input: `down`, `moved` or `up`
+/// of the gesture machine's [`Pointer`] (buffer pixels); `None` for other events. A press
+/// captures the pointer, so that a drag that leaves the canvas still ends on it.
+pub fn pointer_input<T>(
+    node: &NodeRef,
+    event: &PointerEvent,
+    [down, moved, up]: [fn(Pointer) -> T; 3],
+) -> Option<T> {
+    let pointer = Pointer {
+        id: event.pointer_id(),
+        at: buffer_point(node, event),
+        button: event.button(),
+        touch: event.pointer_type() == "touch",
+    };
+    Some(match event.type_().as_str() {
+        "pointerdown" => {
+            if let Some(canvas) = node.cast::<HtmlElement>() {
+                let _ = canvas.set_pointer_capture(event.pointer_id());
+            }
+            down(pointer)
+        }
+        "pointermove" => moved(pointer),
+        "pointerup" | "pointercancel" => up(pointer),
+        _ => return None,
+    })
+}
+
+/// [`wheel_listener`] on the zoomable canvas `node` (if it holds one yet), handing `on_wheel`
+/// each event as a [`WheelInput`]; the page's scrolling is kept from it.
+pub fn zoom_wheel_listener(
+    node: &NodeRef,
+    on_wheel: impl Fn(WheelInput) + 'static,
+) -> Option<EventListener> {
+    let canvas = node.cast::<HtmlCanvasElement>()?;
+    let node = node.clone();
+    Some(wheel_listener(&canvas, move |event| {
+        event.prevent_default();
+        on_wheel(WheelInput {
+            delta_y: event.delta_y(),
+            mode: event.delta_mode(),
+            ctrl: event.ctrl_key() || event.meta_key(),
+            at: buffer_point(&node, &event),
+        });
+    }))
+}
 
 /// Calls `on_wheel` with every wheel event over `canvas`, from a listener that is not passive,
 /// so that the handler can keep the wheel (and a touchpad pinch) from scrolling or zooming the

@@ -21,6 +21,16 @@ use crate::zoom::{Stage, View, Wheel};
 /// is a click.
 pub const PAN_THRESHOLD: f64 = 4.0;
 
+/// A wheel event over the canvas, as pages hand it on: `deltaY`, `deltaMode`, whether ctrl (or
+/// meta) was down, as a touchpad pinch arrives, and where, in buffer pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelInput {
+    pub delta_y: f64,
+    pub mode: u32,
+    pub ctrl: bool,
+    pub at: (f64, f64),
+}
+
 /// The middle mouse button, which always pans.
 pub const MIDDLE_BUTTON: i16 = 1;
 
@@ -196,6 +206,22 @@ impl Gesture {
     /// A wheel event over buffer point `at`: its `deltaY`, `deltaMode` and whether ctrl was
     /// down (see [`Wheel::event_steps`]); answers whether the view changed.
     pub fn wheel(&mut self, delta_y: f64, mode: u32, ctrl: bool, at: (f64, f64)) -> bool {
+        self.wheel_input(WheelInput {
+            delta_y,
+            mode,
+            ctrl,
+            at,
+        })
+    }
+
+    /// [`Gesture::wheel`] of a [`WheelInput`].
+    pub fn wheel_input(&mut self, wheel: WheelInput) -> bool {
+        let WheelInput {
+            delta_y,
+            mode,
+            ctrl,
+            at,
+        } = wheel;
         let Some((stage, _)) = self.shot else {
             return false;
         };
@@ -376,17 +402,7 @@ fn middle(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A 150 × 100 grid in a 900 × 640 buffer: 6 px squares, the whole grid in sight.
-    const STAGE: Stage = Stage {
-        width: 900,
-        height: 640,
-        ratio: 1.0,
-        cols: 150,
-        rows: 100,
-        closest: 16.0,
-        farthest: 0.0,
-    };
+    use crate::zoom::tests::STAGE;
 
     fn laid_out(start: PanStart) -> Gesture {
         let mut g = Gesture::new(start);

@@ -1,11 +1,12 @@
-//! The small inline SVG icons of the Racetrack pages' buttons (inline SVG: the media-control
-//! and tool characters are missing from many fonts).
+//! The small inline SVG icons of the pages' buttons (inline SVG: the media-control and tool
+//! characters are missing from many fonts).
 
 use yew::prelude::*;
 
 use crate::editor::tool::Tool;
 
-/// An icon: line drawings for the editor's tools and actions, solid shapes for the replay.
+/// An icon: line drawings for the editor's tools and actions and for zooming, solid shapes for
+/// moving through a replay or a game's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Icon {
     Tool(Tool),
@@ -16,8 +17,16 @@ pub enum Icon {
     Redo,
     Grid,
     Lap,
+    ZoomIn,
+    ZoomOut,
+    /// To the first position.
+    First,
+    /// One step or turn back.
     Back,
+    /// One step or turn forward.
     Forward,
+    /// To the latest position.
+    Last,
     Play,
     Pause,
 }
@@ -47,6 +56,10 @@ impl Icon {
             Icon::Redo => "M15 5l5 5-5 5M20 10H10a5 5 0 000 10h3",
             Icon::Grid => "M4 4h16v16H4zM4 9h16M4 14h16M9 4v16M14 4v16",
             Icon::Lap => "M5 17c0-6 4-10 9-10 3 0 5 2 5 4s-2 4-5 4H9M9 15l-3 2 3 2",
+            Icon::ZoomIn => "M5 12h14M12 5v14",
+            Icon::ZoomOut => "M5 12h14",
+            Icon::First => "M4 5h2v14H4zM13 5v14l-6-7zM20 5v14l-6-7z",
+            Icon::Last => "M18 5h2v14h-2zM11 5v14l6-7zM4 5v14l6-7z",
             Icon::Back => "M6 5h2v14H6zM20 5v14L9 12z",
             Icon::Forward => "M16 5h2v14h-2zM4 5v14l11-7z",
             Icon::Pause => "M7 5h4v14H7zM13 5h4v14h-4z",
@@ -56,7 +69,10 @@ impl Icon {
 
     /// Whether it is a solid shape (the replay's) rather than a line drawing.
     fn solid(self) -> bool {
-        matches!(self, Icon::Back | Icon::Forward | Icon::Play | Icon::Pause)
+        matches!(
+            self,
+            Icon::First | Icon::Back | Icon::Forward | Icon::Last | Icon::Play | Icon::Pause
+        )
     }
 
     /// The icon as inline SVG, hidden from assistive technology (its button has the label).

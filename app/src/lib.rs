@@ -20,6 +20,7 @@ pub mod zoom;
 mod browser_file;
 mod canvas;
 mod clipboard;
+mod clock;
 mod draw;
 mod icon;
 mod pages;

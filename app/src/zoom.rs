@@ -235,10 +235,12 @@ impl Wheel {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const STAGE: Stage = Stage {
+    /// A 150 × 100 grid in a 900 × 640 buffer: 6 px squares, the whole grid in sight (the
+    /// editor's circuit, as the gesture tests use it too).
+    pub(crate) const STAGE: Stage = Stage {
         width: 900,
         height: 640,
         ratio: 1.0,

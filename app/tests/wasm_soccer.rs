@@ -1,27 +1,27 @@
 #![cfg(target_arch = "wasm32")]
-//! The soccer screen's logic in the browser: the referee driven by the worker's answers (the
-//! engine compiled to WebAssembly), judged again from the record alone.
+//! The soccer screen's logic in the browser: the game on screen driven by the worker's answers
+//! (the engine compiled to WebAssembly), judged again from the record alone.
 
 use app::soccer::keys::{KeyAction, key_action};
-use app::soccer::referee::Referee;
+use app::soccer::recorded::RecordedGame;
 use app::workers::soccer::{Answer, Ask, answer};
 use engine::soccer::field::Field;
 use engine::soccer::record::Record;
-use engine::soccer::{Dir, Side};
+use engine::soccer::{BySide, Dir, Side};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Plays engine against engine through the worker's message handler until the game ends.
-fn engine_game(width: u8, length: u8, starter: Side) -> Referee {
-    let mut referee = Referee::new(Field::new(width, length).unwrap(), starter);
+fn engine_game(width: u8, length: u8, starter: Side) -> RecordedGame {
+    let mut recorded = RecordedGame::new(Field::new(width, length).unwrap(), starter);
     for id in 0..10_000 {
-        if referee.outcome().is_some() {
-            return referee;
+        if recorded.outcome().is_some() {
+            return recorded;
         }
         let ask = Ask {
             id,
-            record: referee.record().to_string(),
+            record: recorded.record().to_string(),
             level: 1,
             seed: id,
             game: None,
@@ -29,7 +29,7 @@ fn engine_game(width: u8, length: u8, starter: Side) -> Referee {
         match answer(&ask, js_sys::Date::now) {
             Answer::Turn { id: got, turn, .. } => {
                 assert_eq!(got, id);
-                referee.play_turn(turn.as_bytes());
+                recorded.play_turn(turn.as_bytes());
             }
             other => panic!("no turn for {}: {other:?}", ask.record),
         }
@@ -45,28 +45,28 @@ fn engine_games_end_and_their_records_say_the_same() {
         (254, 2, Side::Red),
         (10, 8, Side::Blue),
     ] {
-        let referee = engine_game(w, l, starter);
-        let outcome = referee.outcome().expect("over");
+        let recorded = engine_game(w, l, starter);
+        let outcome = recorded.outcome().expect("over");
         assert!(
             !outcome.reason.is_fault(),
             "the engine never faults: {outcome}"
         );
-        let text = referee.record().to_string();
+        let text = recorded.record().to_string();
         let judged = Record::parse(&text).unwrap().replay().unwrap();
         assert_eq!(judged.outcome(), Some(outcome), "{text}");
-        assert_eq!(referee.lines().len(), judged.step_segments().len());
+        assert_eq!(recorded.lines().len(), judged.step_segments().len());
     }
 }
 
 #[wasm_bindgen_test]
 fn a_record_with_a_timeout_reloads_with_it() {
-    let mut referee = Referee::new(Field::new(8, 10).unwrap(), Side::Red);
-    referee.step(Dir::SE).unwrap();
-    referee.time_out();
-    let text = referee.record_with_verdict().to_string();
+    let mut recorded = RecordedGame::new(Field::new(8, 10).unwrap(), Side::Red);
+    recorded.step(Dir::SE).unwrap();
+    recorded.time_out();
+    let text = recorded.record_with_verdict().to_string();
     assert_eq!(text, "8x10 red: 3 # red timeout");
-    let reloaded = Referee::from_record(&Record::parse(&text).unwrap()).unwrap();
-    assert_eq!(reloaded.outcome(), referee.outcome());
+    let reloaded = RecordedGame::from_record(&Record::parse(&text).unwrap()).unwrap();
+    assert_eq!(reloaded.outcome(), recorded.outcome());
 }
 
 #[wasm_bindgen_test]
@@ -90,13 +90,13 @@ fn the_session_runs_an_engine_game_to_the_end() {
     let mut now = 0;
     let at = |now| Moment {
         now,
-        ready: [true, true],
+        ready: BySide::new(true, true),
     };
-    let referee = Referee::new(Field::new(8, 10).unwrap(), Side::Blue);
+    let recorded = RecordedGame::new(Field::new(8, 10).unwrap(), Side::Blue);
     session.start(
-        referee,
-        [engine, engine],
-        [Some(60_000), Some(60_000)],
+        recorded,
+        BySide::new(engine, engine),
+        BySide::new(Some(60_000), Some(60_000)),
         at(now),
     );
     for _ in 0..100_000 {

@@ -4,19 +4,11 @@
 
 mod common;
 
-use std::process::Stdio;
-
-use common::{quadrille, write_sample};
+use common::{run_with_closed_stdout, write_sample};
 
 /// Runs `args` with standard output a pipe whose reading end is already closed.
 fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = quadrille(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run quadrille");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("wait");
+    let out = run_with_closed_stdout(args);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),

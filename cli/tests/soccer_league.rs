@@ -301,10 +301,8 @@ fn board(
     pty: Pty,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> std::thread::JoinHandle<u32> {
-    use engine::soccer::field::Field;
-    use engine::soccer::game::Game;
-    use engine::soccer::player::{PlayerEvent, PlayerSession};
     use engine::soccer::search::Engine;
+    use engine::soccer::wire::{WireNote, WirePlayer};
     use std::io::{Read, Write};
     use std::sync::atomic::Ordering;
 
@@ -312,10 +310,7 @@ fn board(
         let Pty {
             mut master, slave, ..
         } = pty;
-        let mut session = PlayerSession::new();
-        let mut engine = Engine::new(0, 1);
-        let mut setup = None;
-        let mut game: Option<Game> = None;
+        let mut player = WirePlayer::new(Engine::new(0, 1));
         let mut games = 0;
         let mut buf = [0u8; 256];
         while !stop.load(Ordering::Acquire) {
@@ -323,43 +318,17 @@ fn board(
                 Ok(n) => n,
                 Err(_) => continue,
             };
-            session.handle_input(&buf[..n]);
-            while let Some(event) = session.poll_event() {
-                match event {
-                    PlayerEvent::NewGame {
-                        width,
-                        length,
-                        colour,
-                    } => {
-                        games += 1;
-                        setup = Some((Field::new(width, length).unwrap(), colour));
-                        game = None;
-                    }
-                    PlayerEvent::YourTurn { opponent_turn } => {
-                        let (field, colour) = setup.expect("set up");
-                        let g = game.get_or_insert_with(|| {
-                            Game::new(
-                                field,
-                                if opponent_turn.is_none() {
-                                    colour
-                                } else {
-                                    colour.opponent()
-                                },
-                            )
-                        });
-                        if let Some(turn) = &opponent_turn
-                            && g.play_turn(turn).is_some()
-                        {
-                            continue;
-                        }
-                        let turn = engine.choose_turn(g).expect("an open game");
-                        g.play_turn(&turn);
-                        session.send_turn(&turn).unwrap();
-                    }
-                    PlayerEvent::Ignored(_) => {}
+            player.handle_input(&buf[..n]);
+            while let Some(note) = player.poll_note() {
+                match note {
+                    WireNote::NewGame(_) => games += 1,
+                    WireNote::OutOfTurn | WireNote::NoTurn => panic!("{note}"),
+                    WireNote::OpponentEnded { .. }
+                    | WireNote::OwnEnded { .. }
+                    | WireNote::Ignored(_) => {}
                 }
             }
-            if let Some(bytes) = session.poll_transmit() {
+            if let Some(bytes) = player.poll_transmit() {
                 master.write_all(&bytes).unwrap();
             }
         }

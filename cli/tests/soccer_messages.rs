@@ -7,7 +7,7 @@ mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Output, Stdio};
 
-use common::{code, quadrille, run};
+use common::{code, quadrille, run, run_with_closed_stdout};
 
 /// Runs `quadrille args` with `input` on standard input.
 fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
@@ -183,13 +183,7 @@ fn a_closed_output_ends_a_one_line_command_quietly() {
         &["soccer", "judge", "8x10 red: 3"][..],
         &["soccer", "moves", "8x10 red: 3", "--count"][..],
     ] {
-        let mut child = quadrille(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run quadrille");
-        drop(child.stdout.take());
-        let out = child.wait_with_output().expect("wait");
+        let out = run_with_closed_stdout(args);
         assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
         assert_eq!(stderr(&out), "", "{args:?}");
     }

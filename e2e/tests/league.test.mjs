@@ -11,25 +11,10 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 
 import { sharedBrowser, visit } from '../lib/harness.mjs';
+import { findQuadrille } from '../lib/quadrille.mjs';
 
-// The built `quadrille` (QUADRILLE_BIN), or built here once with cargo.
+// `quadrille`, for the CLI's standings.
 let quadrille;
-function findQuadrille() {
-  if (process.env.QUADRILLE_BIN) return process.env.QUADRILLE_BIN;
-  const out = execFileSync(
-    'cargo',
-    ['build', '-p', 'cli', '--bin', 'quadrille', '--message-format=json'],
-    { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', maxBuffer: 1 << 26 },
-  );
-  for (const line of out.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const message = JSON.parse(line);
-    if (message.reason === 'compiler-artifact' && message.target?.name === 'quadrille' && message.executable) {
-      return message.executable;
-    }
-  }
-  throw new Error('cargo built no quadrille binary');
-}
 
 before(() => {
   quadrille = findQuadrille();

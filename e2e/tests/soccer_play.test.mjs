@@ -7,33 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { before, test } from 'node:test';
 
 import { pair, sharedBrowser, visit } from '../lib/harness.mjs';
+import { findQuadrille } from '../lib/quadrille.mjs';
 import { BOARD, nextDecision, playOut, resultOf, start } from '../lib/soccer.mjs';
 
-// The judge: the built `quadrille` (QUADRILLE_BIN), or built here once with cargo.
+// The judge, `quadrille`.
 let quadrille;
-function findQuadrille() {
-  if (process.env.QUADRILLE_BIN) return process.env.QUADRILLE_BIN;
-  const out = execFileSync(
-    'cargo',
-    ['build', '--release', '-p', 'cli', '--bin', 'quadrille', '--message-format=json'],
-    { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8', maxBuffer: 1 << 26 },
-  );
-  for (const line of out.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const message = JSON.parse(line);
-    if (message.reason === 'compiler-artifact' && message.target?.name === 'quadrille' && message.executable) {
-      return message.executable;
-    }
-  }
-  throw new Error('cargo built no quadrille binary');
-}
 
 function judge(record) {
   return JSON.parse(execFileSync(quadrille, ['soccer', 'judge', record], { encoding: 'utf8' }));
 }
 
 before(() => {
-  quadrille = findQuadrille();
+  quadrille = findQuadrille({ release: true });
 }, { timeout: 900_000 });
 const browser = sharedBrowser();
 

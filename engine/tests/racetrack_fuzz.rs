@@ -7,7 +7,7 @@ use engine::racetrack::conformity;
 use engine::racetrack::judge::{self, Verdict};
 use engine::racetrack::physics::{self, FinishLine, Pos};
 use engine::racetrack::samples::SAMPLES;
-use engine::racetrack::{Circuit, CircuitError, LineEnding, ResultFile, bmp, colour};
+use engine::racetrack::{Circuit, CircuitError, LineEnding, NonAscii, ResultFile, bmp, colour};
 use proptest::prelude::*;
 
 /// A circuit from a byte per cell, drawn from `alphabet`.
@@ -92,7 +92,7 @@ proptest! {
         }
         match Circuit::parse(&bytes) {
             Ok(c) => prop_assert_eq!(c.to_text(LineEnding::CrLf).len(), 15_200),
-            Err(CircuitError::NonAscii { line, column, byte: b, .. }) => {
+            Err(CircuitError::NonAscii(NonAscii { line, column, byte: b, .. })) => {
                 prop_assert!(!b.is_ascii() && (1..=100).contains(&line) && (1..=151).contains(&column));
             }
             Err(CircuitError::LineLength { line, found }) => {

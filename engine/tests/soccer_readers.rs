@@ -12,7 +12,7 @@ use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::player::{PlayerEvent, PlayerSession};
 use engine::soccer::protocol::Decoder;
-use engine::soccer::record::{QUOTE_CHARS, Record};
+use engine::soccer::record::{QUOTE_CHARS, Record, RecordTurn};
 use engine::soccer::referee::{Referee, RefereeEvent, Settings};
 use engine::soccer::turns::count_turns;
 use proptest::prelude::*;
@@ -43,7 +43,7 @@ fn random_record(seed: u64, turns: usize) -> String {
         width: field.width(),
         length: field.length(),
         starter,
-        turns: game.turns().iter().map(|t| t.digits().to_vec()).collect(),
+        turns: game.turns().into_iter().map(RecordTurn::from).collect(),
         result: game.outcome(),
     };
     record.to_string()

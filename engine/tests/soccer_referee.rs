@@ -6,6 +6,7 @@ use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::protocol::{Decoder, FrameFault, ToPlayer, Turn};
+use engine::soccer::record::RecordTurn;
 use engine::soccer::referee::{End, Referee, RefereeEvent, Settings, Starter, Transmit};
 use engine::soccer::search::Engine;
 use engine::soccer::{Outcome, Reason, Side};
@@ -128,7 +129,7 @@ fn a_legal_turn_is_forwarded_exactly_and_the_other_clock_starts() {
     );
     assert_eq!(r.on_turn(), Some(Side::Blue));
     assert_eq!(r.next_deadline(), Some(20 + TURN_MS));
-    assert_eq!(r.record().turns, vec![b"4".to_vec()]);
+    assert_eq!(r.record().turns, vec![RecordTurn::new(b"4")]);
 }
 
 #[test]
@@ -149,7 +150,7 @@ fn framing_faults_are_illegal_steps_of_the_player_on_turn() {
         };
         assert_eq!(r.end(), Some(end));
         assert_eq!(events(&mut r), vec![RefereeEvent::Ended(end)]);
-        assert_eq!(r.record().turns, Vec::<Vec<u8>>::new());
+        assert!(r.record().turns.is_empty());
         assert_eq!(r.record().to_string(), "8x10 red: # blue illegal_step");
         assert_eq!(r.next_deadline(), None);
     }
@@ -205,7 +206,7 @@ fn a_turn_arriving_after_the_deadline_is_a_timeout() {
     let mut r = started(Side::Red);
     r.handle_input(Side::Red, b"{4}\n", TURN_MS);
     assert_eq!(ended(&r), Some((Side::Blue, Reason::Timeout)));
-    assert_eq!(r.record().turns, Vec::<Vec<u8>>::new());
+    assert!(r.record().turns.is_empty());
     assert_eq!(transmits(&mut r), vec![]);
 }
 
@@ -397,7 +398,7 @@ proptest! {
                 .iter()
                 .skip(usize::from(starter == side))
                 .step_by(2)
-                .cloned()
+                .map(|t| t.payload().to_vec())
                 .collect();
             let mut forwarded: Vec<Vec<u8>> = msgs[3..]
                 .iter()
@@ -448,7 +449,7 @@ proptest! {
                 .choose_turn(&game)
                 .expect("an open game");
             game.play_turn(&turn);
-            played.push(turn.digits().to_vec());
+            played.push(RecordTurn::from(turn.clone()));
             // Noise before `{`, between digits and before `}`, after the line end.
             let mut bytes = noise.clone();
             bytes.push(b'{');

@@ -10,7 +10,7 @@ use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, StepEffect};
 use engine::soccer::protocol::Turn;
-use engine::soccer::record::{Record, RecordErrorKind};
+use engine::soccer::record::{Record, RecordErrorKind, RecordTurn};
 use engine::soccer::turns::count_turns;
 use engine::soccer::{Dir, Outcome, Reason, Side};
 use proptest::prelude::*;
@@ -111,7 +111,7 @@ proptest! {
             width: game.field().width(),
             length: game.field().length(),
             starter: game.starter(),
-            turns: game.turns().iter().map(|t| t.digits().to_vec()).collect(),
+            turns: game.turns().into_iter().map(RecordTurn::from).collect(),
             result: game.outcome(),
         };
         let text = record.to_string();
@@ -162,7 +162,7 @@ proptest! {
             width: 2 * w,
             length: 2 * l,
             starter: if red { Side::Red } else { Side::Blue },
-            turns: turns.into_iter().map(String::into_bytes).collect(),
+            turns: turns.iter().map(|t| RecordTurn::new(t.as_bytes())).collect(),
             result: result.map(|(r, i)| Outcome { winner: if r { Side::Red } else { Side::Blue }, reason: reasons[i] }),
         };
         prop_assert_eq!(Record::parse(&record.to_string()), Ok(record));

@@ -318,6 +318,8 @@ fn operand(max: usize) -> impl Strategy<Value = Bits> {
     })
 }
 
+// A data table: the two-operand kinds checked against the reference model here, in the order
+// the random cases draw them (tests/compiled.rs keeps its own list, of what it compiles).
 const BINARY: [&str; 21] = [
     "$and",
     "$or",

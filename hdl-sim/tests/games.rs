@@ -66,7 +66,7 @@ fn play(
     let mut game = Game::new(Field::new(width, length).expect("field"), starter);
     let mut outcome = None;
     for turn in &replay.turns {
-        outcome = game.play_message(turn);
+        outcome = game.play_message(turn.payload());
     }
     assert_eq!(outcome, Some(end.outcome), "replaying {record}");
     Played {

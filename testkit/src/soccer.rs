@@ -6,13 +6,12 @@
 //! contestant says so (an emulated board's cycles) or when the deadline passes in silence. So a
 //! match of bots takes no simulated time at all, and a board's every millisecond is its own.
 
-use engine::soccer::field::Field;
 use engine::soccer::game::Game;
-use engine::soccer::player::{PlayerEvent, PlayerSession};
 use engine::soccer::protocol::Turn;
 use engine::soccer::record::Record;
 use engine::soccer::referee::{End, Referee, Settings};
 use engine::soccer::search::Engine;
+use engine::soccer::wire::{ChooseTurn, WireNote, WirePlayer};
 use engine::soccer::{BySide, Side};
 use hdl_sim::BoardEmulator;
 
@@ -54,67 +53,34 @@ pub trait Contestant {
     fn speak(&mut self, now_ms: u64, deadline_ms: u64) -> Option<(u64, Vec<u8>)>;
 }
 
-/// A [`Bot`] behind the protocol: it reads the referee's messages with the engine's
-/// [`PlayerSession`] and answers at once, in zero simulated time.
-pub struct BotPlayer {
-    bot: Bot,
-    session: PlayerSession,
-    /// The field and our colour, from the last set-up.
-    setup: Option<(Field, Side)>,
-    /// The game, from our first turn on (its first turn tells who started).
-    game: Option<Game>,
+impl ChooseTurn for Bot {
+    fn choose_turn(&mut self, game: &Game) -> Option<Turn> {
+        self.choose(game)
+    }
 }
+
+/// A [`Bot`] behind the protocol: the engine's [`WirePlayer`], answering at once, in zero
+/// simulated time.
+pub struct BotPlayer(WirePlayer<Bot>);
 
 impl BotPlayer {
     pub fn new(bot: Bot) -> BotPlayer {
-        BotPlayer {
-            bot,
-            session: PlayerSession::new(),
-            setup: None,
-            game: None,
-        }
+        BotPlayer(WirePlayer::new(bot))
     }
 }
 
 impl Contestant for BotPlayer {
     fn hear(&mut self, bytes: &[u8], _now_ms: u64) {
-        self.session.handle_input(bytes);
+        self.0.handle_input(bytes);
+        while let Some(note) = self.0.poll_note() {
+            if let WireNote::Ignored(_) | WireNote::OutOfTurn = note {
+                panic!("the referee sent nonsense: {note}");
+            }
+        }
     }
 
     fn speak(&mut self, now_ms: u64, _deadline_ms: u64) -> Option<(u64, Vec<u8>)> {
-        while let Some(event) = self.session.poll_event() {
-            match event {
-                PlayerEvent::NewGame {
-                    width,
-                    length,
-                    colour,
-                } => {
-                    let field = Field::new(width, length).expect("the session checked the field");
-                    self.setup = Some((field, colour));
-                    self.game = None;
-                }
-                PlayerEvent::YourTurn { opponent_turn } => {
-                    let (field, colour) = self.setup.expect("a turn comes after the set-up");
-                    let game = self.game.get_or_insert_with(|| {
-                        let starter = match opponent_turn {
-                            None => colour,
-                            Some(_) => colour.opponent(),
-                        };
-                        Game::new(field, starter)
-                    });
-                    if let Some(theirs) = opponent_turn {
-                        game.play_turn(&theirs);
-                    }
-                    let turn = self.bot.choose(game)?;
-                    game.play_turn(&turn);
-                    self.session
-                        .send_turn(&turn)
-                        .expect("the session said it is our turn");
-                }
-                PlayerEvent::Ignored(error) => panic!("the referee sent nonsense: {error}"),
-            }
-        }
-        self.session.poll_transmit().map(|bytes| (now_ms, bytes))
+        self.0.poll_transmit().map(|bytes| (now_ms, bytes))
     }
 }
 

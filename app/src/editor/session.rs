@@ -16,7 +16,7 @@ use super::laps::{LapCache, TrackMask};
 use super::selection::{Block, Floating, Rect};
 use super::tool::{self, Command, Keys, Tool};
 use super::view::{Frame, View};
-use crate::gesture::{self, Down, Gesture, Moved, PanStart, Pointer};
+use crate::gesture::{self, Down, Gesture, Moved, PanStart, Pointer, WheelInput};
 use crate::workers::racetrack::{Request, RequestId, Response};
 
 /// The sample shown to a first-time visitor: the first conforming one.
@@ -102,13 +102,8 @@ pub enum Input {
     PointerMove(Pointer),
     PointerUp(Pointer),
     PointerLeave,
-    /// A wheel event over buffer point `at` (`deltaY`, `deltaMode`, ctrl held).
-    Wheel {
-        delta_y: f64,
-        mode: u32,
-        ctrl: bool,
-        at: (f64, f64),
-    },
+    /// A wheel event over the canvas.
+    Wheel(WheelInput),
     /// The space bar went down (`true`) or up: held, a drag pans.
     Space(bool),
     Command(Command),
@@ -260,12 +255,7 @@ impl Session {
                 let had = self.hover.take().is_some();
                 had && self.drag.is_none() && !self.gesture.busy()
             }
-            Input::Wheel {
-                delta_y,
-                mode,
-                ctrl,
-                at,
-            } => self.gesture.wheel(delta_y, mode, ctrl, at),
+            Input::Wheel(wheel) => self.gesture.wheel_input(wheel),
             Input::Space(held) => {
                 let changed = self.gesture.space_held() != held;
                 self.gesture.hold_space(held);
@@ -896,14 +886,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::editor::view::tests::FRAME;
     use crate::workers::racetrack::handle;
-
-    /// 6 px cells, column 0 at x = 0, row 0 at y = 20.
-    const FRAME: Frame = Frame {
-        width: 900,
-        height: 640,
-        ratio: 1.0,
-    };
 
     fn clock() -> f64 {
         0.0
@@ -1181,12 +1165,12 @@ mod tests {
         assert!(s.view().unwrap().scale > 6);
         let _ = s.handle(Input::Command(Command::ZoomOne));
         assert_eq!(s.zoom_label(), "1×");
-        let wheel = s.handle(Input::Wheel {
+        let wheel = s.handle(Input::Wheel(WheelInput {
             delta_y: -120.0,
             mode: 0,
             ctrl: false,
             at: (450.0, 320.0),
-        });
+        }));
         assert!(wheel.redraw);
         assert!(s.view().unwrap().scale > 1);
     }

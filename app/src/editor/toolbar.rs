@@ -2,7 +2,7 @@
 //! Every button hands the page an [`Input`] for the session.
 
 use engine::racetrack::samples::SAMPLES;
-use web_sys::{File, HtmlInputElement, HtmlSelectElement};
+use web_sys::{File, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::session::Input;
@@ -36,17 +36,7 @@ pub fn EditorBar(props: &BarProps) -> Html {
         Callback::from(move |_: MouseEvent| on_input.emit(input.clone()))
     };
     let cmd = |c: Command| send(Input::Command(c));
-    let on_files = {
-        let on_files = props.on_files.clone();
-        Callback::from(move |e: Event| {
-            let input = e.target_unchecked_into::<HtmlInputElement>();
-            let files = input.files().map(|l| browser_file::list(&l));
-            input.set_value("");
-            if let Some(files) = files {
-                on_files.emit(files);
-            }
-        })
-    };
+    let on_files = browser_file::on_chosen(props.on_files.clone());
     let on_preset = {
         let on_input = props.on_input.clone();
         Callback::from(move |e: Event| {

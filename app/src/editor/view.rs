@@ -130,10 +130,12 @@ impl View {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const FRAME: Frame = Frame {
+    /// A 900 × 640 buffer: 6 px cells, column 0 at x = 0, row 0 at y = 20 (the editor's
+    /// session tests use it too).
+    pub(crate) const FRAME: Frame = Frame {
         width: 900,
         height: 640,
         ratio: 1.0,

@@ -54,15 +54,7 @@ pub fn CircuitPicker(props: &CircuitProps) -> Html {
     let on_pick = Callback::from(move |e: Event| {
         on_pick.emit(e.target_unchecked_into::<HtmlSelectElement>().value())
     });
-    let on_files = props.on_files.clone();
-    let on_file = Callback::from(move |e: Event| {
-        let input = e.target_unchecked_into::<HtmlInputElement>();
-        let files = take_files(input.files());
-        input.set_value("");
-        if let Some(files) = files {
-            on_files.emit(files);
-        }
-    });
+    let on_file = browser_file::on_chosen(props.on_files.clone());
     let selected = |source: Source, name: &str| {
         current
             .as_ref()
@@ -114,16 +106,7 @@ pub struct LapInputsProps {
 /// Where laps come from: result files, pasted text, the built-in pilots.
 #[function_component]
 pub fn LapInputs(props: &LapInputsProps) -> Html {
-    let on_files = props.on_files.clone();
-    let on_file = Callback::from(move |e: Event| {
-        let input = e.target_unchecked_into::<HtmlInputElement>();
-        let files = take_files(input.files());
-        // Reset the input so that choosing the same file again judges it again.
-        input.set_value("");
-        if let Some(files) = files {
-            on_files.emit(files);
-        }
-    });
+    let on_file = browser_file::on_chosen(props.on_files.clone());
     let on_files = props.on_files.clone();
     let on_drop = Callback::from(move |e: DragEvent| {
         e.prevent_default();

@@ -14,7 +14,7 @@ use engine::racetrack::samples::SAMPLES;
 use super::lap::JudgedLap;
 use super::replay::Replay;
 use super::results::ResultsLog;
-use crate::gesture::{Gesture, PanStart, Pointer};
+use crate::gesture::{Gesture, PanStart, Pointer, WheelInput};
 use crate::workers::racetrack::{RequestId, Response};
 use crate::zoom::{Stage, View};
 
@@ -134,13 +134,8 @@ pub enum Input {
     PointerDown(Pointer),
     PointerMove(Pointer),
     PointerUp(Pointer),
-    /// A wheel event over buffer point `at` (`deltaY`, `deltaMode`, ctrl held).
-    Wheel {
-        delta_y: f64,
-        mode: u32,
-        ctrl: bool,
-        at: (f64, f64),
-    },
+    /// A wheel event over the canvas.
+    Wheel(WheelInput),
 }
 
 /// The lab's answer to an input.
@@ -357,12 +352,7 @@ impl Lab {
                 self.gesture.up(p.id);
                 return false;
             }
-            Input::Wheel {
-                delta_y,
-                mode,
-                ctrl,
-                at,
-            } => return self.gesture.wheel(delta_y, mode, ctrl, at),
+            Input::Wheel(wheel) => return self.gesture.wheel_input(wheel),
         }
         true
     }
@@ -711,11 +701,13 @@ mod tests {
         assert!(lab.lay_out(900, 600, 1.0));
         let fit = lab.view().unwrap();
         assert_eq!(fit.scale, 6);
-        let wheel = |delta_y| Input::Wheel {
-            delta_y,
-            mode: 0,
-            ctrl: false,
-            at: (450.0, 300.0),
+        let wheel = |delta_y| {
+            Input::Wheel(WheelInput {
+                delta_y,
+                mode: 0,
+                ctrl: false,
+                at: (450.0, 300.0),
+            })
         };
         assert!(
             !lab.handle(wheel(120.0), "d").redraw,

@@ -376,7 +376,7 @@ mod tests {
             let side = usize::from(game.to_move() == Side::Blue);
             let turn = engines[side].choose_turn(&game).expect("an open game");
             game.play_turn(&turn);
-            record.turns.push(turn.digits().to_vec());
+            record.turns.push(turn.into());
         }
         record.result = game.outcome();
         record

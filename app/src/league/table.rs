@@ -1,4 +1,4 @@
-//! One league game at a time on a table: the page's referee ([`Referee`]) between two of the
+//! One league game at a time on a table: the page's game ([`RecordedGame`]) between two of the
 //! page's players ([`Player`]), with the time per turn. Engines think in the table's soccer
 //! worker; an emulated board is powered up afresh for each game in a board worker of its own
 //! and times itself (its referee runs on the board's simulated clock).
@@ -15,58 +15,12 @@ use super::session::{GameStart, PlayerKind};
 use crate::monitor::SharedLog;
 use crate::serial::link::{Carrier, Link, page_ms};
 use crate::serial::side::{BoardPlayer, Forfeit};
-use crate::soccer::players::{Delivery, EngineLink, Player, TurnRequest};
-use crate::soccer::referee::Referee;
+use crate::soccer::players::{Delivery, EngineLink, EnginePlayer, Player, TurnRequest};
+use crate::soccer::recorded::RecordedGame;
 use crate::workers::board::{Load, Pins};
-use crate::workers::soccer::Answer;
 
 /// How often a table looks again at players still loading.
 const WAIT_MS: u32 = 50;
-
-/// The built-in engine of one league game: one engine for the whole game, made with the
-/// game's seed for its side (see [`EngineLink::ask_in_game`]).
-struct LeagueEngine {
-    link: Rc<EngineLink>,
-    game: u64,
-    level: u8,
-    seed: u64,
-    pending: Option<u64>,
-}
-
-impl Player for LeagueEngine {
-    fn your_turn(&mut self, request: TurnRequest) {
-        self.cancel();
-        let TurnRequest {
-            token,
-            side,
-            deliver,
-            record,
-            ..
-        } = request;
-        let reply = Callback::from(move |answer: Answer| {
-            // A refusal delivers an empty turn: the referee judges it (an incomplete turn).
-            let turn = match answer {
-                Answer::Turn { turn, .. } => turn.into_bytes(),
-                _ => Vec::new(),
-            };
-            deliver.emit(Delivery { token, side, turn });
-        });
-        let id = self
-            .link
-            .ask_in_game(self.game, &record, self.level, self.seed, reply);
-        self.pending = Some(id);
-    }
-
-    fn cancel(&mut self) {
-        if let Some(id) = self.pending.take() {
-            self.link.forget(id);
-        }
-    }
-
-    fn is_ready(&self) -> bool {
-        self.link.is_ready()
-    }
-}
 
 /// An emulated board powered up for one game (the reference player, switches 0, the line
 /// settings the board worker defaults to — as the CLI's `sim`).
@@ -89,7 +43,7 @@ fn emulated_board(turn_ms: u64, forfeit: Callback<Forfeit>) -> BoardPlayer {
 
 struct State {
     start: GameStart,
-    referee: Referee,
+    referee: RecordedGame,
     players: Vec<Box<dyn Player>>,
     started: bool,
     token: u64,
@@ -123,13 +77,12 @@ impl Table {
                 .map(|side| -> Box<dyn Player> {
                     let k = side_index(side);
                     match start.kinds[k] {
-                        PlayerKind::Engine { level } => Box::new(LeagueEngine {
-                            link: link.clone(),
-                            game: key * 2 + k as u64,
+                        PlayerKind::Engine { level } => Box::new(EnginePlayer::in_game(
+                            link.clone(),
+                            key * 2 + k as u64,
                             level,
-                            seed: start.seeds[k],
-                            pending: None,
-                        }),
+                            start.seeds[k],
+                        )),
                         PlayerKind::Emulated => {
                             let me = me.clone();
                             let forfeit = Callback::from(move |f: Forfeit| {
@@ -146,7 +99,7 @@ impl Table {
                 })
                 .collect();
             RefCell::new(State {
-                referee: Referee::new(start.pairing.field, Side::Red),
+                referee: RecordedGame::new(start.pairing.field, Side::Red),
                 start,
                 players,
                 started: false,

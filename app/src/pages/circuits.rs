@@ -15,13 +15,13 @@ use yew::prelude::*;
 
 use crate::browser_file;
 use crate::canvas::{Surface, Viewport, annotate, use_viewport};
+use crate::clock::page_ms_f64 as now;
 use crate::editor::panels::{Cheatsheet, Conformity, NoticeBar, Palette, ParTime, Status};
 use crate::editor::session::{Effect, Input, Picker, Session, default_sample};
 use crate::editor::tool::Keys;
 use crate::editor::toolbar::{EditorBar, Tools};
 use crate::editor::view::Frame;
 use crate::editor::{browser, render};
-use crate::gesture::Pointer;
 use crate::workers::racetrack::{RacetrackWorker, Response};
 
 pub enum Msg {
@@ -221,45 +221,23 @@ impl Editor {
                     link.send_message(Msg::KeyUp(e.clone()));
                 }
             }));
-        if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
-            let link = ctx.link().clone();
-            self.listeners
-                .push(crate::canvas::wheel_listener(&canvas, move |e| {
-                    e.prevent_default();
-                    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-                    link.send_message(Msg::Input(Input::Wheel {
-                        delta_y: e.delta_y(),
-                        mode: e.delta_mode(),
-                        ctrl: e.ctrl_key() || e.meta_key(),
-                        at: (number(e.offset_x()) * ratio, number(e.offset_y()) * ratio),
-                    }))
-                }));
-        }
+        let link = ctx.link().clone();
+        let on_wheel = move |wheel| link.send_message(Msg::Input(Input::Wheel(wheel)));
+        (self.listeners).extend(crate::canvas::zoom_wheel_listener(&self.canvas, on_wheel));
     }
 
     /// The session's input for a pointer event (buffer pixels); a press also captures the
     /// pointer and focuses the canvas, for the keys.
     fn pointer_input(&self, e: &PointerEvent) -> Option<Input> {
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let pointer = Pointer {
-            id: e.pointer_id(),
-            at: (number(e.offset_x()) * ratio, number(e.offset_y()) * ratio),
-            button: e.button(),
-            touch: e.pointer_type() == "touch",
-        };
-        Some(match e.type_().as_str() {
-            "pointerdown" => {
-                if let Some(canvas) = self.canvas.cast::<HtmlElement>() {
-                    let _ = canvas.set_pointer_capture(e.pointer_id());
-                    let _ = canvas.focus();
-                }
-                e.prevent_default();
-                Input::PointerDown(pointer)
+        let kinds = [Input::PointerDown, Input::PointerMove, Input::PointerUp];
+        let input = crate::canvas::pointer_input(&self.canvas, e, kinds)?;
+        if let Input::PointerDown(_) = input {
+            if let Some(canvas) = self.canvas.cast::<HtmlElement>() {
+                let _ = canvas.focus();
             }
-            "pointermove" => Input::PointerMove(pointer),
-            "pointerup" | "pointercancel" => Input::PointerUp(pointer),
-            _ => return None,
-        })
+            e.prevent_default();
+        }
+        Some(input)
     }
 
     fn key_down(&mut self, e: &KeyboardEvent) -> Option<crate::editor::session::Reply> {
@@ -353,16 +331,4 @@ impl Editor {
         annotate(&canvas, "cell", view.scale);
         annotate(&canvas, "origin", format!("{},{}", view.left, view.top));
     }
-}
-
-/// The page's clock, in milliseconds.
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
-/// A coordinate of an event as `f64` (web-sys types them `i32` or `f64` depending on the target).
-fn number(v: impl Into<f64>) -> f64 {
-    v.into()
 }

@@ -11,12 +11,11 @@
 use engine::racetrack::pilot::Pilot;
 use gloo_events::EventListener;
 use gloo_timers::callback::Interval;
-use web_sys::{File, HtmlCanvasElement, HtmlElement, KeyboardEvent, PointerEvent};
+use web_sys::{File, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
 use crate::browser_file;
 use crate::canvas::{Surface, annotate};
-use crate::gesture::Pointer;
 use crate::lab::draw::{self, Scene};
 use crate::lab::lap::JudgedLap;
 use crate::lab::panels::{CircuitPicker, LapInputs, LapList, Ranking, ReplayBar, VerdictCard};
@@ -67,16 +66,6 @@ async fn read_files(files: Vec<File>) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// The device pixel ratio.
-fn ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
-}
-
-/// A coordinate of an event as `f64` (web-sys types them `i32` or `f64` depending on the target).
-fn number(v: impl Into<f64>) -> f64 {
-    v.into()
-}
-
 impl Pilots {
     /// Does what the lab asked.
     fn carry_out(&mut self, effects: Vec<Effect>) {
@@ -110,24 +99,8 @@ impl Pilots {
 
     /// The lab's input for a pointer event over the canvas (buffer pixels).
     fn pointer_input(&self, e: &PointerEvent) -> Option<Input> {
-        let ratio = ratio();
-        let pointer = Pointer {
-            id: e.pointer_id(),
-            at: (number(e.offset_x()) * ratio, number(e.offset_y()) * ratio),
-            button: e.button(),
-            touch: e.pointer_type() == "touch",
-        };
-        Some(match e.type_().as_str() {
-            "pointerdown" => {
-                if let Some(canvas) = self.canvas.cast::<HtmlElement>() {
-                    let _ = canvas.set_pointer_capture(e.pointer_id());
-                }
-                Input::PointerDown(pointer)
-            }
-            "pointermove" => Input::PointerMove(pointer),
-            "pointerup" | "pointercancel" => Input::PointerUp(pointer),
-            _ => return None,
-        })
+        let kinds = [Input::PointerDown, Input::PointerMove, Input::PointerUp];
+        crate::canvas::pointer_input(&self.canvas, e, kinds)
     }
 
     fn draw(&mut self) {
@@ -237,19 +210,10 @@ impl Component for Pilots {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
-        if first_render && let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
+        if first_render {
             let link = ctx.link().clone();
-            self.listeners
-                .push(crate::canvas::wheel_listener(&canvas, move |e| {
-                    e.prevent_default();
-                    let ratio = ratio();
-                    link.send_message(Msg::Input(Input::Wheel {
-                        delta_y: e.delta_y(),
-                        mode: e.delta_mode(),
-                        ctrl: e.ctrl_key() || e.meta_key(),
-                        at: (number(e.offset_x()) * ratio, number(e.offset_y()) * ratio),
-                    }))
-                }));
+            let on_wheel = move |wheel| link.send_message(Msg::Input(Input::Wheel(wheel)));
+            (self.listeners).extend(crate::canvas::zoom_wheel_listener(&self.canvas, on_wheel));
         }
         self.draw();
     }

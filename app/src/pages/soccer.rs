@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use engine::soccer::{Outcome, Side};
+use engine::soccer::{BySide, Outcome, Side};
 use gloo_events::EventListener;
 use gloo_timers::callback::Interval;
 use web_sys::WheelEvent;
@@ -17,12 +17,12 @@ use yew::prelude::*;
 
 use crate::browser_file::download_text;
 use crate::clipboard::copy_text;
+use crate::clock::page_ms as now;
 use crate::monitor::SerialMonitor;
 use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, Boards};
-use crate::soccer::keys::{KeyAction, key_action};
-use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats, seat};
-use crate::soccer::referee::Referee;
+use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats};
+use crate::soccer::recorded::RecordedGame;
 use crate::soccer::session::{Effect, Moment, Session};
 use crate::soccer::setup::{Edit, Setup};
 use crate::soccer::view::{
@@ -35,13 +35,6 @@ use crate::workers::soccer::Answer;
 const TICK_MS: u32 = 40;
 /// The engine level of the "suggest a turn" button.
 const SUGGEST_LEVEL: u8 = 4;
-
-/// Milliseconds on the page's monotonic clock.
-fn now() -> u64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now()) as u64
-}
 
 pub enum Msg {
     Edit(Edit),
@@ -61,7 +54,7 @@ pub enum Msg {
     Suggest,
     Suggested(Answer),
     /// A loaded record's game, to review.
-    Loaded(Referee),
+    Loaded(RecordedGame),
     Copy,
     Download,
     Zoom(i32),
@@ -138,14 +131,8 @@ impl Component for Soccer {
             Msg::Delivered(d) => self.session.delivered(d.token, d.side, &d.turn, at.now),
             Msg::Forfeit(side, outcome) => self.session.forfeit(side, outcome),
             Msg::Canvas(CanvasEvent::Key(event)) => {
-                let Some(action) = key_action(&event.key(), &event.code()) else {
+                if !self.field.key(&event, &mut self.session, at) {
                     return false;
-                };
-                event.prevent_default();
-                match action {
-                    KeyAction::Step(dir) => self.session.step(dir, at),
-                    KeyAction::TakeBack => self.session.take_back(),
-                    KeyAction::Zoom(steps) => self.field.camera.zoom(steps),
                 }
             }
             Msg::Canvas(CanvasEvent::Click(event)) => match self.field.clicked(&event) {
@@ -201,12 +188,13 @@ impl Component for Soccer {
                     Answer::Ready => {}
                 }
             }
-            Msg::Loaded(referee) => {
-                let field = *referee.field();
+            Msg::Loaded(recorded) => {
+                let field = *recorded.field();
                 self.setup
                     .apply(Edit::Preset(field.width(), field.length()));
-                self.seats.fill([Box::new(Human), Box::new(Human)], field);
-                self.session.review(referee);
+                self.seats
+                    .fill(BySide::new(Box::new(Human), Box::new(Human)), field);
+                self.session.review(recorded);
             }
             Msg::Copy => {
                 if let Some(text) = self.session.export() {
@@ -259,7 +247,7 @@ impl Component for Soccer {
                                suggestion={session.suggestion_text().map(AttrValue::from)}
                                on_copy={link.callback(|()| Msg::Copy)}
                                on_download={link.callback(|()| Msg::Download)} />
-                    if self.setup.sides.iter().any(|s| BoardKind::from_value(&s.kind).is_some()) {
+                    if self.setup.sides.iter().any(|(_, s)| BoardKind::from_value(&s.kind).is_some()) {
                         <SerialMonitor log={self.boards.log()} />
                     }
                 </section>
@@ -325,14 +313,13 @@ impl Soccer {
 
     /// Whether a serial side's port is being opened.
     fn port_opening(&self) -> bool {
-        [Side::Red, Side::Blue].into_iter().any(|side| {
-            self.setup.side(side).player().board() == Some(BoardKind::Serial)
-                && self.boards.opening(side)
+        (self.setup.kinds().iter()).any(|(side, kind)| {
+            kind.board() == Some(BoardKind::Serial) && self.boards.opening(side)
         })
     }
 
     /// Starts a game with the set-up's sides: a new one, or `from` a position of another.
-    fn start(&mut self, ctx: &Context<Self>, from: Option<Referee>) {
+    fn start(&mut self, ctx: &Context<Self>, from: Option<RecordedGame>) {
         self.setup_error = None;
         self.start_pending = false;
         if from.is_none() && self.port_opening() {
@@ -342,11 +329,11 @@ impl Soccer {
             return;
         }
         let checked = self.setup.limits().and_then(|limits| {
-            let referee = match from {
-                Some(referee) => referee,
+            let recorded = match from {
+                Some(recorded) => recorded,
                 None => {
                     let field = self.setup.field().map_err(|e| e.to_string())?;
-                    Referee::new(
+                    RecordedGame::new(
                         field,
                         self.setup
                             .starter
@@ -355,11 +342,11 @@ impl Soccer {
                 }
             };
             let kinds = self.setup.kinds();
-            let fresh = referee.turns().is_empty();
-            self.boards.check(kinds.map(|k| k.board()), fresh)?;
-            Ok((limits, referee, kinds))
+            let fresh = recorded.turns().is_empty();
+            self.boards.check(kinds.map(|_, k| k.board()), fresh)?;
+            Ok((limits, recorded, kinds))
         });
-        let (limits, referee, kinds) = match checked {
+        let (limits, recorded, kinds) = match checked {
             Ok(checked) => checked,
             Err(err) => {
                 self.setup_error = Some(err);
@@ -374,13 +361,13 @@ impl Soccer {
                 .link()
                 .callback(|f: Forfeit| Msg::Forfeit(f.side, f.outcome)),
         };
-        let players = [Side::Red, Side::Blue].map(|side| {
+        let players = kinds.map(|side, kind| {
             let limit = self.setup.side(side).limit_ms().ok().flatten();
-            lineup.player(kinds[seat(side)], side, referee.starter(), limit)
+            lineup.player(kind, side, recorded.starter(), limit)
         });
-        self.seats.fill(players, *referee.field());
+        self.seats.fill(players, *recorded.field());
         let at = self.moment();
-        self.session.start(referee, kinds, limits, at);
+        self.session.start(recorded, kinds, limits, at);
         self.focus_board.set(true);
     }
 }

@@ -256,8 +256,8 @@ impl Boards {
 
     /// Whether a game with these board sides (red, blue) can start: every board there and, as
     /// the protocol has no way to set up a position, the game `fresh` from kick-off.
-    pub fn check(&self, kinds: [Option<BoardKind>; 2], fresh: bool) -> Result<(), String> {
-        for (side, kind) in [Side::Red, Side::Blue].into_iter().zip(kinds) {
+    pub fn check(&self, kinds: BySide<Option<BoardKind>>, fresh: bool) -> Result<(), String> {
+        for (side, &kind) in kinds.iter() {
             let Some(kind) = kind else { continue };
             if !fresh {
                 return Err("a board joins a game only at kick-off".into());

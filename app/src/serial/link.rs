@@ -24,13 +24,7 @@ pub enum WireEvent {
 /// Where a wire's events go: the game using it, if any.
 pub type Sink = Rc<RefCell<Option<Callback<WireEvent>>>>;
 
-/// Milliseconds on the page's monotonic clock.
-pub fn page_ms() -> u64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-        .max(0.0) as u64
-}
+pub use crate::clock::page_ms;
 
 /// The machinery behind a link.
 #[derive(Clone)]

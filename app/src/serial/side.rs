@@ -19,6 +19,7 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use engine::soccer::field::Field;
+use engine::soccer::record::RecordTurn;
 use engine::soccer::referee::{End, Referee, RefereeEvent, Settings};
 use engine::soccer::{Outcome, Side};
 use gloo_timers::callback::Timeout;
@@ -270,7 +271,7 @@ fn settle(state: &Rc<RefCell<State>>) {
 
 /// How the referee's verdict reaches the page: the board's last turn when the verdict is the
 /// rules' on it, a forfeit otherwise.
-fn ending(s: &mut State, end: End, turns: &[Vec<u8>]) -> Option<Box<dyn FnOnce()>> {
+fn ending(s: &mut State, end: End, turns: &[RecordTurn]) -> Option<Box<dyn FnOnce()>> {
     let side = s.side;
     let board_turn = turns.len() > s.known_turns && end.frame_fault.is_none();
     if end.outcome.reason.shown_by_moves() && board_turn {
@@ -278,7 +279,10 @@ fn ending(s: &mut State, end: End, turns: &[Vec<u8>]) -> Option<Box<dyn FnOnce()
         let delivery = Delivery {
             token,
             side,
-            turn: turns.last().cloned().unwrap_or_default(),
+            turn: turns
+                .last()
+                .map(|t| t.payload().to_vec())
+                .unwrap_or_default(),
         };
         return Some(Box::new(move || deliver.emit(delivery)));
     }
@@ -341,13 +345,14 @@ impl Player for BoardPlayer {
             let known = s.known_turns;
             if let Some(referee) = &mut s.referee {
                 // The opponent's new turns, as its virtual wire would carry them.
-                for (i, digits) in request.record.turns.iter().enumerate().skip(known) {
+                for (i, turn) in request.record.turns.iter().enumerate().skip(known) {
                     let mover = if i % 2 == 0 {
                         starter
                     } else {
                         starter.opponent()
                     };
                     if mover == opponent {
+                        let digits = turn.payload();
                         let mut bytes = Vec::with_capacity(digits.len() + 3);
                         bytes.push(b'{');
                         bytes.extend_from_slice(digits);

@@ -12,9 +12,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use engine::soccer::Side;
 use engine::soccer::field::Field;
 use engine::soccer::record::Record;
+use engine::soccer::{BySide, Side};
 use gloo_worker::{Spawnable, WorkerBridge};
 use yew::Callback;
 
@@ -177,17 +177,7 @@ impl EngineLink {
     /// Asks for the engine's turn in the final position of `record`; `reply` gets the answer.
     /// Returns the request's id, for [`EngineLink::forget`].
     pub fn ask(&self, record: &Record, level: u8, seed: u64, reply: Callback<Answer>) -> u64 {
-        let id = self.next_id.get();
-        self.next_id.set(id + 1);
-        self.waiting.borrow_mut().insert(id, reply);
-        self.bridge.send(Ask {
-            id,
-            record: record.to_string(),
-            level,
-            seed,
-            game: None,
-        });
-        id
+        self.send(None, record, level, seed, reply)
     }
 
     /// Asks for the turn of the engine that plays the game `game` (a key of the caller's) from
@@ -201,6 +191,17 @@ impl EngineLink {
         seed: u64,
         reply: Callback<Answer>,
     ) -> u64 {
+        self.send(Some(game), record, level, seed, reply)
+    }
+
+    fn send(
+        &self,
+        game: Option<u64>,
+        record: &Record,
+        level: u8,
+        seed: u64,
+        reply: Callback<Answer>,
+    ) -> u64 {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         self.waiting.borrow_mut().insert(id, reply);
@@ -209,7 +210,7 @@ impl EngineLink {
             record: record.to_string(),
             level,
             seed,
-            game: Some(game),
+            game,
         });
         id
     }
@@ -225,15 +226,31 @@ pub struct EnginePlayer {
     link: Rc<EngineLink>,
     level: u8,
     seed: u64,
+    /// The game key of an engine kept for the whole game ([`EngineLink::ask_in_game`]);
+    /// `None` for a fresh engine each turn.
+    game: Option<u64>,
     pending: Option<u64>,
 }
 
 impl EnginePlayer {
+    /// A fresh engine each turn, seeded from `seed` and the turn number, so that a game on the
+    /// page replays identically from any position.
     pub fn new(link: Rc<EngineLink>, level: u8, seed: u64) -> EnginePlayer {
+        EnginePlayer::made(link, level, seed, None)
+    }
+
+    /// One engine for the whole game `game` (a key of the caller's), made with `seed`: a
+    /// league game, played as the CLI plays it.
+    pub fn in_game(link: Rc<EngineLink>, game: u64, level: u8, seed: u64) -> EnginePlayer {
+        EnginePlayer::made(link, level, seed, Some(game))
+    }
+
+    fn made(link: Rc<EngineLink>, level: u8, seed: u64, game: Option<u64>) -> EnginePlayer {
         EnginePlayer {
             link,
             level,
             seed,
+            game,
             pending: None,
         }
     }
@@ -242,16 +259,11 @@ impl EnginePlayer {
 impl Player for EnginePlayer {
     fn your_turn(&mut self, request: TurnRequest) {
         self.cancel();
-        // A different seed each turn, fixed by the game's seed and the turn number, so a game
-        // replays identically.
-        let turn_seed = self
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(request.record.turns.len() as u64);
         let TurnRequest {
             token,
             side,
             deliver,
+            record,
             ..
         } = request;
         let reply = Callback::from(move |answer: Answer| {
@@ -262,7 +274,16 @@ impl Player for EnginePlayer {
             };
             deliver.emit(Delivery { token, side, turn });
         });
-        self.pending = Some(self.link.ask(&request.record, self.level, turn_seed, reply));
+        let id = match self.game {
+            Some(game) => (self.link).ask_in_game(game, &record, self.level, self.seed, reply),
+            None => {
+                // A different seed each turn, fixed by the game's seed and the turn number.
+                let turn_seed = (self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    .wrapping_add(record.turns.len() as u64);
+                self.link.ask(&record, self.level, turn_seed, reply)
+            }
+        };
+        self.pending = Some(id);
     }
 
     fn cancel(&mut self) {
@@ -324,19 +345,14 @@ impl Lineup<'_> {
 /// address them.
 #[derive(Default)]
 pub struct Seats {
-    players: Option<[Box<dyn Player>; 2]>,
-}
-
-/// The place of `side` in the page's red-then-blue pairs (players, kinds, limits, set-ups).
-pub fn seat(side: Side) -> usize {
-    usize::from(side == Side::Blue)
+    players: Option<BySide<Box<dyn Player>>>,
 }
 
 impl Seats {
     /// Seats the players of a new game on `field` (the ones before stop thinking).
-    pub fn fill(&mut self, mut players: [Box<dyn Player>; 2], field: Field) {
+    pub fn fill(&mut self, mut players: BySide<Box<dyn Player>>, field: Field) {
         self.retire();
-        for (side, player) in [Side::Red, Side::Blue].into_iter().zip(&mut players) {
+        for (side, player) in players.iter_mut() {
             player.new_game(field, side);
         }
         self.players = Some(players);
@@ -344,24 +360,24 @@ impl Seats {
 
     /// The game is left: its players stop thinking.
     pub fn retire(&mut self) {
-        for mut player in self.players.take().into_iter().flatten() {
-            player.cancel();
+        if let Some(mut players) = self.players.take() {
+            players.iter_mut().for_each(|(_, player)| player.cancel());
         }
     }
 
     /// Whether each side's player can be asked now (true when nobody is seated).
-    pub fn ready(&self) -> [bool; 2] {
+    pub fn ready(&self) -> BySide<bool> {
         match &self.players {
-            Some([red, blue]) => [red.is_ready(), blue.is_ready()],
-            None => [true, true],
+            Some(players) => players.as_ref().map(|_, player| player.is_ready()),
+            None => BySide::new(true, true),
         }
     }
 
     /// Asks `side`'s player for a turn in the position of `record`.
     pub fn ask(&mut self, side: Side, token: u64, record: Record, deliver: Callback<Delivery>) {
-        let opponent_turn = record.turns.last().cloned();
+        let opponent_turn = record.turns.last().map(|t| t.payload().to_vec());
         if let Some(players) = &mut self.players {
-            players[seat(side)].your_turn(TurnRequest {
+            players[side].your_turn(TurnRequest {
                 token,
                 side,
                 record,
@@ -373,8 +389,8 @@ impl Seats {
 
     /// `side`'s player (both, for `None`) is no longer wanted to answer.
     pub fn cancel(&mut self, side: Option<Side>) {
-        for (i, player) in self.players.iter_mut().flatten().enumerate() {
-            if side.is_none_or(|side| seat(side) == i) {
+        for (seat, player) in self.players.iter_mut().flat_map(BySide::iter_mut) {
+            if side.is_none_or(|side| side == seat) {
                 player.cancel();
             }
         }

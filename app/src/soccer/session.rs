@@ -5,17 +5,17 @@
 //! page hands it inputs (a step, a delivered turn, a forfeit, a tick) together with the time
 //! (`now`, milliseconds on any monotonic scale) and the players' readiness, and carries out the
 //! [`Effect`]s it queues (asking a player, cancelling, asking the engine for a suggestion).
-//! The rules stay the engine's ([`Referee`] judges every step and turn) and so does the clock
+//! The rules stay the engine's ([`RecordedGame`] judges every step and turn) and so does the clock
 //! ([`TurnClock`]: out of time at the deadline itself).
 
 use std::collections::VecDeque;
 
 use engine::soccer::record::Record;
 use engine::soccer::referee::TurnClock;
-use engine::soccer::{Dir, Outcome, Point, Side};
+use engine::soccer::{BySide, Dir, Outcome, Point, Side};
 
-use super::players::{PlayerKind, seat};
-use super::referee::{Progress, Referee};
+use super::players::PlayerKind;
+use super::recorded::{Progress, RecordedGame};
 
 /// An animated turn takes at most this many ticks, however many steps it has.
 pub const ANIMATION_TICKS: usize = 16;
@@ -45,7 +45,7 @@ pub struct Moment {
     /// Milliseconds on the page's monotonic clock.
     pub now: u64,
     /// Red's and blue's readiness (a machine's worker or port may still be loading).
-    pub ready: [bool; 2],
+    pub ready: BySide<bool>,
 }
 
 /// What the page must do for the session.
@@ -68,20 +68,20 @@ pub enum Effect {
 
 /// A game on screen.
 struct Live {
-    referee: Referee,
-    kinds: [PlayerKind; 2],
-    limits: [Option<u32>; 2],
+    recorded: RecordedGame,
+    kinds: BySide<PlayerKind>,
+    limits: BySide<Option<u32>>,
     phase: Phase,
     /// The token of the last request; older deliveries are dropped.
     token: u64,
     /// How long the previous turn of each side took (ms), for the clock display.
-    last_took: [Option<u64>; 2],
+    last_took: BySide<Option<u64>>,
 }
 
 /// The position shown while scrubbing through the history.
 struct Scrub {
     turns: usize,
-    referee: Referee,
+    recorded: RecordedGame,
 }
 
 /// A turn the engine suggested (or is thinking about).
@@ -135,14 +135,14 @@ impl Session {
     }
 
     /// The game on screen, at its latest position.
-    pub fn live(&self) -> Option<&Referee> {
-        self.live.as_ref().map(|l| &l.referee)
+    pub fn live(&self) -> Option<&RecordedGame> {
+        self.live.as_ref().map(|l| &l.recorded)
     }
 
     /// The game shown: the scrubbed position or the live one.
-    pub fn shown(&self) -> Option<&Referee> {
+    pub fn shown(&self) -> Option<&RecordedGame> {
         match &self.scrub {
-            Some(scrub) => Some(&scrub.referee),
+            Some(scrub) => Some(&scrub.recorded),
             None => self.live(),
         }
     }
@@ -156,35 +156,35 @@ impl Session {
         self.notice = Some(notice.into());
     }
 
-    /// Starts a game from `referee`'s position with players of `kinds` and turn `limits`
+    /// Starts a game from `recorded`'s position with players of `kinds` and turn `limits`
     /// (ms), replacing the one on screen (whose players the page has cancelled).
     pub fn start(
         &mut self,
-        referee: Referee,
-        kinds: [PlayerKind; 2],
-        limits: [Option<u32>; 2],
+        recorded: RecordedGame,
+        kinds: BySide<PlayerKind>,
+        limits: BySide<Option<u32>>,
         at: Moment,
     ) {
         self.replace(Live {
-            referee,
+            recorded,
             kinds,
             limits,
             phase: Phase::Starting,
             token: 0,
-            last_took: [None, None],
+            last_took: BySide::default(),
         });
         self.advance(at);
     }
 
     /// Shows a loaded record's game for review: nobody plays.
-    pub fn review(&mut self, referee: Referee) {
+    pub fn review(&mut self, recorded: RecordedGame) {
         self.replace(Live {
-            referee,
-            kinds: [PlayerKind::Human; 2],
-            limits: [None, None],
+            recorded,
+            kinds: BySide::new(PlayerKind::Human, PlayerKind::Human),
+            limits: BySide::default(),
             phase: Phase::Review,
             token: 0,
-            last_took: [None, None],
+            last_took: BySide::default(),
         });
     }
 
@@ -209,28 +209,27 @@ impl Session {
             return;
         }
         self.suggestion = None;
-        if live.referee.outcome().is_some() {
+        if live.recorded.outcome().is_some() {
             live.phase = Phase::Over;
             self.effects.push_back(Effect::CancelAll);
             return;
         }
-        let side = live.referee.to_move();
-        let i = seat(side);
-        if !at.ready[i] {
+        let side = live.recorded.to_move();
+        if !at.ready[side] {
             live.phase = Phase::Starting;
             return;
         }
         live.token += 1;
-        let clock = live.limits[i].map(|ms| TurnClock::start(side, at.now, u64::from(ms)));
+        let clock = live.limits[side].map(|ms| TurnClock::start(side, at.now, u64::from(ms)));
         live.phase = Phase::Turn {
             since: at.now,
             clock,
         };
-        if live.kinds[i] != PlayerKind::Human {
+        if live.kinds[side] != PlayerKind::Human {
             self.effects.push_back(Effect::Ask {
                 side,
                 token: live.token,
-                record: live.referee.record(),
+                record: live.recorded.record(),
             });
         }
     }
@@ -242,18 +241,18 @@ impl Session {
         let Phase::Turn { since, clock } = live.phase else {
             return;
         };
-        if token != live.token || side != live.referee.to_move() {
+        if token != live.token || side != live.recorded.to_move() {
             return;
         }
-        live.last_took[seat(side)] = Some(now.saturating_sub(since));
+        live.last_took[side] = Some(now.saturating_sub(since));
         if clock.is_some_and(|c| c.expired(now)) {
-            live.referee.time_out();
+            live.recorded.time_out();
             live.phase = Phase::Over;
             return;
         }
-        let before = live.referee.lines().len();
-        live.referee.play_turn(turn);
-        let total = live.referee.lines().len();
+        let before = live.recorded.lines().len();
+        live.recorded.play_turn(turn);
+        let total = live.recorded.lines().len();
         live.phase = Phase::Animating {
             shown: before,
             total,
@@ -264,11 +263,11 @@ impl Session {
     pub fn forfeit(&mut self, side: Side, outcome: Outcome) {
         if let Some(live) = &mut self.live
             && live.phase != Phase::Review
-            && live.referee.outcome().is_none()
+            && live.recorded.outcome().is_none()
             && outcome.winner == side.opponent()
         {
             self.effects.push_back(Effect::CancelAll);
-            live.referee.adjudicate(outcome);
+            live.recorded.adjudicate(outcome);
             live.phase = Phase::Over;
         }
     }
@@ -278,7 +277,7 @@ impl Session {
         self.scrub.is_none()
             && self.live.as_ref().is_some_and(|live| {
                 matches!(live.phase, Phase::Turn { .. })
-                    && live.kinds[seat(live.referee.to_move())] == PlayerKind::Human
+                    && live.kinds[live.recorded.to_move()] == PlayerKind::Human
             })
     }
 
@@ -292,18 +291,18 @@ impl Session {
             return;
         };
         if clock.is_some_and(|c| c.expired(at.now)) {
-            live.referee.time_out();
+            live.recorded.time_out();
             live.phase = Phase::Over;
             return;
         }
-        let side = live.referee.to_move();
-        match live.referee.step(dir) {
+        let side = live.recorded.to_move();
+        match live.recorded.step(dir) {
             Ok(Progress::StepAgain) => {
                 self.notice = None;
                 self.suggestion = None;
             }
             Ok(Progress::TurnOver | Progress::GameOver(_)) => {
-                live.last_took[seat(side)] = Some(at.now.saturating_sub(since));
+                live.last_took[side] = Some(at.now.saturating_sub(since));
                 self.notice = None;
                 self.advance(at);
             }
@@ -331,7 +330,7 @@ impl Session {
             return;
         }
         if let Some(live) = &mut self.live
-            && live.referee.take_back()
+            && live.recorded.take_back()
         {
             self.notice = None;
         }
@@ -350,7 +349,7 @@ impl Session {
             } => {
                 if clock.expired(at.now) {
                     self.effects.push_back(Effect::Cancel(clock.side()));
-                    live.referee.time_out();
+                    live.recorded.time_out();
                     live.phase = Phase::Over;
                 }
                 true
@@ -381,19 +380,19 @@ impl Session {
     /// Shows the position after `turns` completed turns (the latest one from there on).
     pub fn scrub_to(&mut self, turns: usize) {
         let Some(live) = &self.live else { return };
-        if turns >= live.referee.turns().len() {
+        if turns >= live.recorded.turns().len() {
             self.scrub = None;
         } else {
             self.scrub = Some(Scrub {
                 turns,
-                referee: live.referee.after_turns(turns),
+                recorded: live.recorded.after_turns(turns),
             });
         }
         self.suggestion = None;
     }
 
     /// The position a new game would continue from ("Continue from here"), if it goes on.
-    pub fn continue_from(&self) -> Option<Referee> {
+    pub fn continue_from(&self) -> Option<RecordedGame> {
         self.shown()
             .map(|r| r.after_turns(usize::MAX))
             .filter(|r| r.outcome().is_none())
@@ -437,8 +436,8 @@ impl Session {
                 let start = self
                     .scrub
                     .as_ref()
-                    .map(|s| &s.referee)
-                    .or(self.live.as_ref().map(|l| &l.referee))
+                    .map(|s| &s.recorded)
+                    .or(self.live.as_ref().map(|l| &l.recorded))
                     .map(|r| r.after_turns(suggestion.turns).game().ball());
                 suggestion.path = start.map_or_else(Vec::new, |start| path_of(start, &turn));
                 suggestion.digits = turn;
@@ -488,7 +487,7 @@ impl Session {
         };
         match live.phase {
             Phase::Starting => "starting",
-            Phase::Turn { .. } if live.kinds[seat(live.referee.to_move())] == PlayerKind::Human => {
+            Phase::Turn { .. } if live.kinds[live.recorded.to_move()] == PlayerKind::Human => {
                 "human"
             }
             Phase::Turn { .. } => "thinking",
@@ -501,7 +500,7 @@ impl Session {
     /// The steps the local player may take now, as digits (empty when it is not their turn).
     pub fn legal_digits(&self) -> String {
         match self.live() {
-            Some(referee) if self.local_turn() => referee
+            Some(recorded) if self.local_turn() => recorded
                 .game()
                 .legal_steps()
                 .iter()
@@ -512,18 +511,17 @@ impl Session {
     }
 
     /// Both sides' chips at `now`.
-    pub fn chips(&self, now: u64) -> Option<[Chip; 2]> {
+    pub fn chips(&self, now: u64) -> Option<BySide<Chip>> {
         let live = self.live.as_ref()?;
-        let to_move = live.referee.to_move();
+        let to_move = live.recorded.to_move();
         let review = live.phase == Phase::Review;
-        Some([Side::Red, Side::Blue].map(|side| {
-            let i = seat(side);
-            let active = live.referee.outcome().is_none() && to_move == side && !review;
+        Some(BySide::from_fn(|side| {
+            let active = live.recorded.outcome().is_none() && to_move == side && !review;
             let running = match live.phase {
                 Phase::Turn { clock, .. } if active => clock,
                 _ => None,
             };
-            let clock = match (live.limits[i], running) {
+            let clock = match (live.limits[side], running) {
                 (Some(_), Some(clock)) => Some(seconds(clock.left(now), 1)),
                 (Some(limit), None) => Some(seconds(u64::from(limit), 1)),
                 (None, _) => None,
@@ -533,13 +531,13 @@ impl Session {
                 who: if review {
                     "record".to_owned()
                 } else {
-                    live.kinds[i].describe()
+                    live.kinds[side].describe()
                 },
                 active,
                 running: active && matches!(live.phase, Phase::Turn { .. }),
                 clock,
-                took: live.last_took[i]
-                    .filter(|_| live.kinds[i].is_machine())
+                took: live.last_took[side]
+                    .filter(|_| live.kinds[side].is_machine())
                     .map(|ms| format!("last turn {}", seconds(ms, 2))),
             }
         }))
@@ -550,7 +548,7 @@ impl Session {
         let Some(live) = &self.live else {
             return "Choose the players and press Start game.".into();
         };
-        let to_move = capitalised(live.referee.to_move());
+        let to_move = capitalised(live.recorded.to_move());
         match (&self.notice, live.phase) {
             (Some(notice), _) => notice.clone(),
             (None, Phase::Review) => {
@@ -560,7 +558,7 @@ impl Session {
             (None, Phase::Starting) => "Waiting for the engine to load…".into(),
             (None, Phase::Animating { .. }) => format!("{to_move} plays."),
             (None, Phase::Turn { .. }) if self.state_name() == "human" => {
-                if live.referee.game().steps_in_turn() == 0 {
+                if live.recorded.game().steps_in_turn() == 0 {
                     format!("{to_move} to move: click a ringed point or press 0–7.")
                 } else {
                     format!("{to_move} steps again (Backspace takes back).")
@@ -576,7 +574,7 @@ impl Session {
         if matches!(live.phase, Phase::Animating { .. }) {
             return None;
         }
-        live.referee.outcome()
+        live.recorded.outcome()
     }
 }
 
@@ -617,12 +615,19 @@ mod tests {
     fn at(now: u64) -> Moment {
         Moment {
             now,
-            ready: [true, true],
+            ready: BySide::new(true, true),
         }
     }
 
-    fn referee() -> Referee {
-        Referee::new(Field::new(8, 10).unwrap(), Side::Red)
+    /// A session whose game (8x10, red to start) began at `now` with `kinds` and `limits`.
+    fn started(kinds: BySide<PlayerKind>, limits: BySide<Option<u32>>, now: u64) -> Session {
+        let mut session = Session::default();
+        session.start(recorded(), kinds, limits, at(now));
+        session
+    }
+
+    fn recorded() -> RecordedGame {
+        RecordedGame::new(Field::new(8, 10).unwrap(), Side::Red)
     }
 
     fn effects(session: &mut Session) -> Vec<Effect> {
@@ -650,12 +655,10 @@ mod tests {
 
     #[test]
     fn the_machine_is_asked_and_its_turn_is_animated_then_the_human_moves() {
-        let mut session = Session::default();
-        session.start(
-            referee(),
-            [ENGINE, PlayerKind::Human],
-            [Some(1000), None],
-            at(0),
+        let mut session = started(
+            BySide::new(ENGINE, PlayerKind::Human),
+            BySide::new(Some(1000), None),
+            0,
         );
         let token = asked(&mut session, Side::Red);
         assert_eq!(session.state_name(), "thinking");
@@ -668,15 +671,14 @@ mod tests {
         // Blue at (5, 6) may step anywhere but back along red's line (7).
         assert_eq!(session.legal_digits(), "0123456");
         let chips = session.chips(300).unwrap();
-        assert_eq!(chips[0].took.as_deref(), Some("last turn 0.25 s"));
-        assert_eq!(chips[1].clock, None);
-        assert!(chips[1].active && chips[1].running);
+        assert_eq!(chips.red.took.as_deref(), Some("last turn 0.25 s"));
+        assert_eq!(chips.blue.clock, None);
+        assert!(chips.blue.active && chips.blue.running);
     }
 
     #[test]
     fn stale_and_wrong_side_deliveries_are_dropped() {
-        let mut session = Session::default();
-        session.start(referee(), [ENGINE, ENGINE], [None, None], at(0));
+        let mut session = started(BySide::new(ENGINE, ENGINE), BySide::new(None, None), 0);
         let token = asked(&mut session, Side::Red);
         session.delivered(token + 1, Side::Red, b"3", 10);
         session.delivered(token, Side::Blue, b"3", 10);
@@ -688,14 +690,20 @@ mod tests {
     #[test]
     fn the_clock_is_the_engines_out_of_time_at_the_deadline_itself() {
         // A turn delivered one millisecond before the deadline counts …
-        let mut session = Session::default();
-        session.start(referee(), [ENGINE, ENGINE], [Some(1000), None], at(5000));
+        let mut session = started(
+            BySide::new(ENGINE, ENGINE),
+            BySide::new(Some(1000), None),
+            5000,
+        );
         let token = asked(&mut session, Side::Red);
         session.delivered(token, Side::Red, b"3", 5999);
         assert_eq!(session.live().unwrap().outcome(), None);
         // … one delivered at the deadline loses on time, like the engine's referee says.
-        let mut session = Session::default();
-        session.start(referee(), [ENGINE, ENGINE], [Some(1000), None], at(5000));
+        let mut session = started(
+            BySide::new(ENGINE, ENGINE),
+            BySide::new(Some(1000), None),
+            5000,
+        );
         let token = asked(&mut session, Side::Red);
         session.delivered(token, Side::Red, b"3", 6000);
         let outcome = session.live().unwrap().outcome().unwrap();
@@ -710,16 +718,19 @@ mod tests {
 
     #[test]
     fn a_tick_at_the_deadline_times_the_mover_out_and_cancels_it() {
-        let mut session = Session::default();
-        session.start(referee(), [ENGINE, ENGINE], [Some(500), Some(500)], at(0));
+        let mut session = started(
+            BySide::new(ENGINE, ENGINE),
+            BySide::new(Some(500), Some(500)),
+            0,
+        );
         asked(&mut session, Side::Red);
         assert!(session.tick(at(499)), "a running clock is shown");
         assert_eq!(
-            session.chips(499).unwrap()[0].clock.as_deref(),
+            session.chips(499).unwrap().red.clock.as_deref(),
             Some("0.0 s")
         );
         assert_eq!(
-            session.chips(100).unwrap()[0].clock.as_deref(),
+            session.chips(100).unwrap().red.clock.as_deref(),
             Some("0.4 s")
         );
         assert_eq!(session.live().unwrap().outcome(), None);
@@ -734,9 +745,8 @@ mod tests {
 
     #[test]
     fn a_human_out_of_time_loses_instead_of_stepping() {
-        let mut session = Session::default();
         let human = PlayerKind::Human;
-        session.start(referee(), [human, human], [Some(2000), None], at(0));
+        let mut session = started(BySide::new(human, human), BySide::new(Some(2000), None), 0);
         session.step(Dir::SE, at(1999));
         assert_eq!(session.live().unwrap().record().to_string(), "8x10 red: 3");
         // Blue has no limit; red's clock starts again when its turn comes.
@@ -757,9 +767,8 @@ mod tests {
 
     #[test]
     fn refused_steps_and_clicks_say_why() {
-        let mut session = Session::default();
         let human = PlayerKind::Human;
-        session.start(referee(), [human, human], [None, None], at(0));
+        let mut session = started(BySide::new(human, human), BySide::new(None, None), 0);
         session.step(Dir::E, at(1));
         assert!(
             session.status().starts_with("Not a legal step"),
@@ -781,9 +790,14 @@ mod tests {
         let mut session = Session::default();
         let waiting = Moment {
             now: 0,
-            ready: [false, true],
+            ready: BySide::new(false, true),
         };
-        session.start(referee(), [ENGINE, ENGINE], [Some(1000), None], waiting);
+        session.start(
+            recorded(),
+            BySide::new(ENGINE, ENGINE),
+            BySide::new(Some(1000), None),
+            waiting,
+        );
         assert_eq!(session.state_name(), "starting");
         assert!(effects(&mut session).is_empty());
         // Its clock starts when it is asked, not before.
@@ -797,8 +811,7 @@ mod tests {
 
     #[test]
     fn a_forfeit_ends_the_game_for_the_opponent_only() {
-        let mut session = Session::default();
-        session.start(referee(), [ENGINE, ENGINE], [None, None], at(0));
+        let mut session = started(BySide::new(ENGINE, ENGINE), BySide::new(None, None), 0);
         effects(&mut session);
         let blue_wins = Outcome {
             winner: Side::Blue,
@@ -820,7 +833,7 @@ mod tests {
     fn the_scrubber_reads_the_games_history_and_continues_from_it() {
         let mut session = Session::default();
         let record = Record::parse("8x10 red: 3/01/2").unwrap();
-        session.review(Referee::from_record(&record).unwrap());
+        session.review(RecordedGame::from_record(&record).unwrap());
         assert_eq!(session.state_name(), "review");
         assert_eq!(session.history(), Some((3, 3)));
         session.scrub_to(1);

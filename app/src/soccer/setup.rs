@@ -1,10 +1,10 @@
 //! The set-up form's values and what they mean: the field, who plays each side, who starts,
 //! and each side's turn time limit.
 
-use engine::soccer::Side;
 use engine::soccer::field::{Field, FieldError};
 use engine::soccer::referee::Starter;
 use engine::soccer::search::MAX_LEVEL;
+use engine::soccer::{BySide, Side};
 
 use super::players::PlayerKind;
 
@@ -128,7 +128,7 @@ pub struct Setup {
     pub length: String,
     pub starter: Starter,
     /// Red's and blue's settings.
-    pub sides: [SideSetup; 2],
+    pub sides: BySide<SideSetup>,
     pub seed: String,
 }
 
@@ -157,7 +157,7 @@ impl Default for Setup {
             width: DEFAULT_SIZE.0.to_string(),
             length: DEFAULT_SIZE.1.to_string(),
             starter: Starter::Random,
-            sides: [SideSetup::human(), SideSetup::engine()],
+            sides: BySide::new(SideSetup::human(), SideSetup::engine()),
             seed: "1".into(),
         }
     }
@@ -166,7 +166,6 @@ impl Default for Setup {
 impl Setup {
     /// Applies one edit; returns whether it changed the field's size.
     pub fn apply(&mut self, edit: Edit) -> bool {
-        let index = super::players::seat;
         match edit {
             Edit::Width(text) => self.width = text,
             Edit::Length(text) => self.length = text,
@@ -181,17 +180,17 @@ impl Setup {
                 return false;
             }
             Edit::Kind(side, value) => {
-                self.sides[index(side)].set_kind(&value);
+                self.sides[side].set_kind(&value);
                 return false;
             }
             Edit::Level(side, value) => {
                 if let Ok(level) = value.parse::<u8>() {
-                    self.sides[index(side)].level = level.min(MAX_LEVEL);
+                    self.sides[side].level = level.min(MAX_LEVEL);
                 }
                 return false;
             }
             Edit::Limit(side, text) => {
-                self.sides[index(side)].limit = text;
+                self.sides[side].limit = text;
                 return false;
             }
             Edit::Seed(text) => {
@@ -204,7 +203,7 @@ impl Setup {
 
     /// One side's settings.
     pub fn side(&self, side: Side) -> &SideSetup {
-        &self.sides[super::players::seat(side)]
+        &self.sides[side]
     }
 
     /// The field typed.
@@ -218,13 +217,16 @@ impl Setup {
     }
 
     /// Both sides' time limits, or the first side's error.
-    pub fn limits(&self) -> Result<[Option<u32>; 2], String> {
-        Ok([self.sides[0].limit_ms()?, self.sides[1].limit_ms()?])
+    pub fn limits(&self) -> Result<BySide<Option<u32>>, String> {
+        Ok(BySide::new(
+            self.sides.red.limit_ms()?,
+            self.sides.blue.limit_ms()?,
+        ))
     }
 
     /// Both sides' players.
-    pub fn kinds(&self) -> [PlayerKind; 2] {
-        [self.sides[0].player(), self.sides[1].player()]
+    pub fn kinds(&self) -> BySide<PlayerKind> {
+        self.sides.as_ref().map(|_, side| side.player())
     }
 }
 
@@ -293,11 +295,11 @@ mod tests {
         assert_eq!(setup.starter, Starter::Random);
         assert!(!setup.apply(Edit::Starter("blue".into())));
         assert_eq!(setup.starter, Starter::Fixed(Side::Blue));
-        assert_eq!(setup.limits(), Ok([None, Some(1000)]));
+        assert_eq!(setup.limits(), Ok(BySide::new(None, Some(1000))));
         setup.apply(Edit::Limit(Side::Red, "x".into()));
         assert!(setup.limits().is_err());
         setup.apply(Edit::Kind(Side::Red, "engine".into()));
-        assert_eq!(setup.kinds()[0].value(), "engine");
+        assert_eq!(setup.kinds().red.value(), "engine");
         setup.apply(Edit::Seed("junk".into()));
         assert_eq!(setup.seed(), 1);
         setup.apply(Edit::Seed(" 42 ".into()));

@@ -205,7 +205,9 @@ mod tests {
                 fresh_differs |= turn != expected;
             }
             game.play_message(expected.as_bytes());
-            record.turns.push(expected.into_bytes());
+            record
+                .turns
+                .push(engine::soccer::record::RecordTurn::new(expected.as_bytes()));
         }
         assert!(
             fresh_differs,

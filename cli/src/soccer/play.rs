@@ -5,11 +5,12 @@
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use engine::soccer::field::Field;
+use std::time::Instant;
+
 use engine::soccer::game::Game;
-use engine::soccer::player::{PlayerEvent, PlayerSession};
 use engine::soccer::protocol::Turn;
 use engine::soccer::search::{self, Engine};
+use engine::soccer::wire::{ChooseTurn, WireNote, WirePlayer};
 
 use crate::transport::serial::{self, LineArgs};
 
@@ -61,7 +62,8 @@ pub fn engine_at(level: u8, seed: u64) -> Engine {
 }
 
 /// Plays every game the referee on the other end of `reader`/`writer` starts, until the wire
-/// closes (end of file, a hung-up port). `note` hears about skipped bytes and odd messages.
+/// closes (end of file, a hung-up port), with `engine`'s turns. `note` hears about skipped
+/// bytes and odd messages, and how long the engine thought in each game.
 ///
 /// `writer` must not buffer (a serial port, a pipe): it is never flushed, because flushing a
 /// serial port waits for the line to drain and fails once the other end has hung up.
@@ -71,8 +73,10 @@ pub fn serve(
     engine: Engine,
     mut note: impl FnMut(String),
 ) -> io::Result<()> {
-    let mut session = PlayerSession::new();
-    let mut player = Player::new(engine);
+    let mut player = WirePlayer::new(Timed {
+        engine,
+        times: Times::default(),
+    });
     let mut buf = vec![0u8; 4096];
     loop {
         let n = match reader.read(&mut buf) {
@@ -89,15 +93,21 @@ pub fn serve(
                 _ => return Err(e),
             },
         };
-        session.handle_input(&buf[..n]);
-        while let Some(event) = session.poll_event() {
-            if let Some(turn) = player.on_event(event, &mut note)
-                && session.send_turn(&turn).is_err()
+        player.handle_input(&buf[..n]);
+        while let Some(n) = player.poll_note() {
+            match n {
+                // A game ended, or a new one forgets the last: time to say how long we thought.
+                WireNote::NewGame(_) | WireNote::OwnEnded { .. } => {}
+                _ => note(n.to_string()),
+            }
+            if let WireNote::NewGame(_)
+            | WireNote::OwnEnded { .. }
+            | WireNote::OpponentEnded { .. } = n
             {
-                note("the session refused our turn".into());
+                player.chooser_mut().report_times(&mut note);
             }
         }
-        if let Some(bytes) = session.poll_transmit() {
+        if let Some(bytes) = player.poll_transmit() {
             match writer.write_all(&bytes) {
                 Ok(()) => {}
                 // The referee hung up while we were thinking.
@@ -116,88 +126,26 @@ struct Times {
     longest: f64,
 }
 
-/// The engine and the game it is playing.
-struct Player {
+/// The engine, timed on the wall clock.
+struct Timed {
     engine: Engine,
     times: Times,
-    /// The set-up of the game announced last: (field, our colour).
-    setup: Option<(Field, engine::soccer::Side)>,
-    /// Created at the first turn signal, when the starter becomes known.
-    game: Option<Game>,
 }
 
-impl Player {
-    fn new(engine: Engine) -> Self {
-        Player {
-            engine,
-            times: Times::default(),
-            setup: None,
-            game: None,
-        }
+impl ChooseTurn for Timed {
+    fn choose_turn(&mut self, game: &Game) -> Option<Turn> {
+        let origin = Instant::now();
+        let clock = move || origin.elapsed().as_secs_f64() * 1000.0;
+        let analysis = self.engine.analyse_with_clock(game, &clock)?;
+        let took = clock();
+        self.times.turns += 1;
+        self.times.total += took;
+        self.times.longest = self.times.longest.max(took);
+        Some(analysis.turn)
     }
+}
 
-    /// Follows the session; returns our turn when one is due.
-    fn on_event(&mut self, event: PlayerEvent, note: &mut impl FnMut(String)) -> Option<Turn> {
-        match event {
-            PlayerEvent::NewGame {
-                width,
-                length,
-                colour,
-            } => {
-                self.report_times(note);
-                self.game = None;
-                self.setup = Field::new(width, length).ok().map(|f| (f, colour));
-                None
-            }
-            PlayerEvent::YourTurn { opponent_turn } => {
-                let (field, colour) = self.setup?;
-                let game = self.game.get_or_insert_with(|| {
-                    let starter = match opponent_turn {
-                        None => colour,
-                        Some(_) => colour.opponent(),
-                    };
-                    Game::new(field, starter)
-                });
-                if let Some(turn) = &opponent_turn
-                    && let Some(outcome) = game.play_turn(turn)
-                {
-                    note(format!(
-                        "the opponent's turn {turn} ended the game: {}",
-                        outcome.describe(game.turn_number())
-                    ));
-                    self.report_times(note);
-                    return None;
-                }
-                if game.to_move() != colour || game.outcome().is_some() {
-                    note("asked to play out of turn".into());
-                    return None;
-                }
-                let origin = std::time::Instant::now();
-                let clock = move || origin.elapsed().as_secs_f64() * 1000.0;
-                let Some(analysis) = self.engine.analyse_with_clock(game, &clock) else {
-                    note(format!(
-                        "the engine found no turn to send: {}",
-                        engine::soccer::protocol::TurnError::Empty
-                    ));
-                    return None;
-                };
-                let took = clock();
-                self.times.turns += 1;
-                self.times.total += took;
-                self.times.longest = self.times.longest.max(took);
-                let turn = analysis.turn;
-                if game.play_turn(&turn).is_some() {
-                    self.report_times(note);
-                }
-                Some(turn)
-            }
-            PlayerEvent::Ignored(e) => {
-                note(format!("skipped: {e}"));
-                None
-            }
-        }
-    }
-
+impl Timed {
     /// Says how long the engine thought in the game just ended (once per game).
     fn report_times(&mut self, note: &mut impl FnMut(String)) {
         let t = std::mem::take(&mut self.times);

@@ -34,6 +34,18 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run quadrille")
 }
 
+/// Runs `quadrille args` with standard output a pipe whose reading end is already closed
+/// (standard error captured).
+pub fn run_with_closed_stdout(args: &[&str]) -> Output {
+    let mut child = quadrille(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quadrille");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait")
+}
+
 /// The exit code (`quadrille` is never killed by a signal in a passing test).
 pub fn code(out: &Output) -> i32 {
     out.status.code().expect("exit code")

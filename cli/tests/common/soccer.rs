@@ -116,7 +116,7 @@ pub fn turns_of(record: &Record, side: Side) -> Vec<String> {
         .iter()
         .skip(first)
         .step_by(2)
-        .map(|t| String::from_utf8(t.clone()).unwrap())
+        .map(|t| t.to_string())
         .collect()
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::physics::Pos;
-use super::text::{self, LineEnding};
+use super::text::{self, LineEnding, NonAscii};
 
 /// A 150 × 100 grid of ASCII characters: a space is track, anything else is decor.
 ///
@@ -20,14 +20,9 @@ pub struct Circuit {
 /// Why a `.cir` file could not be read. Lines and columns are 1-based, as an editor shows them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CircuitError {
-    /// A byte outside ASCII (`offset` counts bytes from the start of the file, from 0).
-    #[error("line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not ASCII")]
-    NonAscii {
-        line: usize,
-        column: usize,
-        offset: usize,
-        byte: u8,
-    },
+    /// A byte outside ASCII.
+    #[error(transparent)]
+    NonAscii(#[from] NonAscii),
     /// A line that is not exactly 150 characters long.
     #[error(
         "line {line}: {}, a circuit line has exactly 150",
@@ -44,7 +39,7 @@ impl CircuitError {
     /// the 151st character of a line), for pointing at it.
     pub fn cell(&self) -> Pos {
         match *self {
-            CircuitError::NonAscii { line, column, .. } => {
+            CircuitError::NonAscii(NonAscii { line, column, .. }) => {
                 Pos::new(column as i32 - 1, line as i32 - 1)
             }
             CircuitError::LineLength { line, found } => {
@@ -108,14 +103,7 @@ impl Circuit {
         // more precise place.
         let mut cells = Vec::with_capacity(Self::LEN);
         for (i, &(start, line)) in lines.iter().take(Self::HEIGHT as usize).enumerate() {
-            if let Some(col) = line.iter().position(|b| !b.is_ascii()) {
-                return Err(CircuitError::NonAscii {
-                    line: i + 1,
-                    column: col + 1,
-                    offset: start + col,
-                    byte: line[col],
-                });
-            }
+            text::check_ascii(i + 1, start, line)?;
             if line.len() != Self::WIDTH as usize {
                 return Err(CircuitError::LineLength {
                     line: i + 1,
@@ -276,12 +264,12 @@ mod tests {
         let err = Circuit::parse(&bytes).unwrap_err();
         assert_eq!(
             err,
-            CircuitError::NonAscii {
+            CircuitError::NonAscii(NonAscii {
                 line: 3,
                 column: 10,
                 offset: 311,
                 byte: 0xE9
-            }
+            })
         );
         assert_eq!(
             err.to_string(),

@@ -2,7 +2,7 @@
 //! per line.
 
 use super::physics::Pos;
-use super::text::{self, LineEnding};
+use super::text::{self, LineEnding, NonAscii};
 
 /// A parsed result file. The positions are as written: whether they make a legal lap is the
 /// judge's business ([`mod@super::judge`]), not the reader's.
@@ -35,15 +35,9 @@ pub enum F1Error {
     /// A position whose number does not fit in 32 bits.
     #[error("line {line}: number out of range in {found}")]
     OutOfRange { line: usize, found: String },
-    /// A byte outside ASCII among the positions (`offset` counts bytes from the start of the
-    /// file, from 0). The same wording as the `.cir` reader's.
-    #[error("line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not ASCII")]
-    NonAscii {
-        line: usize,
-        column: usize,
-        offset: usize,
-        byte: u8,
-    },
+    /// A byte outside ASCII among the positions.
+    #[error(transparent)]
+    NonAscii(#[from] NonAscii),
 }
 
 impl F1Error {
@@ -53,7 +47,7 @@ impl F1Error {
             F1Error::Missing { line, .. }
             | F1Error::NotAPosition { line, .. }
             | F1Error::OutOfRange { line, .. }
-            | F1Error::NonAscii { line, .. } => line,
+            | F1Error::NonAscii(NonAscii { line, .. }) => line,
         }
     }
 }
@@ -138,14 +132,7 @@ impl ResultFile {
         let mut positions = Vec::with_capacity(used);
         for (i, &(start, line)) in body[..used].iter().enumerate() {
             let line_no = i + 3;
-            if let Some(col) = line.iter().position(|b| !b.is_ascii()) {
-                return Err(F1Error::NonAscii {
-                    line: line_no,
-                    column: col + 1,
-                    offset: start + col,
-                    byte: line[col],
-                });
-            }
+            text::check_ascii(line_no, start, line)?;
             match position(line) {
                 Ok(p) => positions.push(p),
                 Err(Bad::Syntax) => {

@@ -25,4 +25,4 @@ pub use circuit::{Circuit, CircuitError, SetError};
 pub use f1::{F1Error, ResultFile};
 pub use judge::{Fault, FaultKind, ValidLap, Verdict, judge};
 pub use physics::{FinishLine, Pos};
-pub use text::{LineEnding, QUOTE_MAX, quote};
+pub use text::{LineEnding, NonAscii, QUOTE_MAX, quote};

@@ -21,6 +21,32 @@ impl LineEnding {
     }
 }
 
+/// A byte outside ASCII in a `.cir` or `.F1` file, where an editor shows it (1-based line and
+/// column) and where it is in the file (`offset`, in bytes from the start, from 0): both readers
+/// refuse such a byte with this one wording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not ASCII")]
+pub struct NonAscii {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+    pub byte: u8,
+}
+
+/// Checks that `text`, line `line` (1-based) of a file where it starts at byte `start`, is
+/// ASCII.
+pub(crate) fn check_ascii(line: usize, start: usize, text: &[u8]) -> Result<(), NonAscii> {
+    match text.iter().position(|b| !b.is_ascii()) {
+        None => Ok(()),
+        Some(col) => Err(NonAscii {
+            line,
+            column: col + 1,
+            offset: start + col,
+            byte: text[col],
+        }),
+    }
+}
+
 /// The lines of `bytes`, without terminators. A terminator at the very end does not open an
 /// empty last line; `"a\r\n\r\n"` is two lines, `"a"` and `""`.
 pub(crate) fn lines(bytes: &[u8]) -> Vec<&[u8]> {

@@ -515,6 +515,7 @@ pub fn size_name(field: Field) -> String {
 mod tests {
     use super::*;
     use crate::soccer::game::Game;
+    use crate::soccer::record::RecordTurn;
 
     fn field(w: u8, l: u8) -> Field {
         Field::new(w, l).unwrap()
@@ -535,14 +536,14 @@ mod tests {
         if let Some(r) = FOUND.with(|f| f.borrow().get(&(field, outcome)).cloned()) {
             return r;
         }
-        fn search(game: &Game, turns: &mut Vec<Vec<u8>>, want: Outcome, depth: u32) -> bool {
+        fn search(game: &Game, turns: &mut Vec<RecordTurn>, want: Outcome, depth: u32) -> bool {
             if depth == 0 {
                 return false;
             }
             for turn in game.legal_turns() {
                 let mut next = game.clone();
                 let end = next.play_turn(&turn);
-                turns.push(turn.digits().to_vec());
+                turns.push(turn.into());
                 match end {
                     Some(end) if end == want => return true,
                     Some(_) => {}
@@ -568,7 +569,7 @@ mod tests {
                     .legal_turns()
                     .find(|t| game.clone().play_turn(t).is_none())
                     .expect("a turn that does not end the game");
-                record.turns.push(first.digits().to_vec());
+                record.turns.push(first.into());
             }
         }
         record.result = Some(outcome);

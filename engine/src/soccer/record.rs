@@ -32,6 +32,7 @@ use thiserror::Error;
 
 use super::field::{Field, FieldError};
 use super::game::Game;
+use super::protocol::Turn;
 use super::types::{Outcome, Reason, Side};
 
 /// The protocol's limit on the digits of one turn (spec §4).
@@ -44,10 +45,76 @@ pub struct Record {
     pub width: u8,
     pub length: u8,
     pub starter: Side,
-    /// The payload of each turn in order (digits `b'0'..=b'7'`), starting with the starter's.
-    pub turns: Vec<Vec<u8>>,
+    /// Each turn in order as it was sent, starting with the starter's.
+    pub turns: Vec<RecordTurn>,
     /// The verdict suffix, if the record has one.
     pub result: Option<Outcome>,
+}
+
+/// One turn as a record holds it: the payload of a `{…}` message, exactly as it was judged.
+///
+/// Most payloads are [`Turn`]s, legal by the rules or not (a replay judges them). A record must
+/// also keep the payloads that ended a game and that no `Turn` can hold: the empty message `{}`
+/// (an incomplete turn) and, from callers that skip the protocol's byte filter (a page that
+/// plays what a player typed), bytes other than the digits `0`–`7`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RecordTurn {
+    /// 1 to [`MAX_TURN_DIGITS`] digits `0`–`7`: a turn the wire can carry.
+    Turn(Turn),
+    /// Anything else: always a fault of the player who sent it.
+    Faulty(FaultyPayload),
+}
+
+/// A payload that is not a [`Turn`] (empty, too long, or with bytes other than `0`–`7`). Only
+/// [`RecordTurn::new`] makes one, so that one payload has one form.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FaultyPayload(Vec<u8>);
+
+impl FaultyPayload {
+    /// The bytes as they were sent.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl RecordTurn {
+    /// The turn a payload is: a [`Turn`] when it can be one, faulty otherwise.
+    pub fn new(payload: &[u8]) -> RecordTurn {
+        match Turn::new(payload) {
+            Ok(turn) => RecordTurn::Turn(turn),
+            Err(_) => RecordTurn::Faulty(FaultyPayload(payload.to_vec())),
+        }
+    }
+
+    /// The payload as sent, e.g. `b"4452"`, or `b""` for `{}`.
+    pub fn payload(&self) -> &[u8] {
+        match self {
+            RecordTurn::Turn(turn) => turn.digits(),
+            RecordTurn::Faulty(faulty) => faulty.bytes(),
+        }
+    }
+
+    /// The turn, unless the payload is faulty.
+    pub fn turn(&self) -> Option<&Turn> {
+        match self {
+            RecordTurn::Turn(turn) => Some(turn),
+            RecordTurn::Faulty(_) => None,
+        }
+    }
+}
+
+impl From<Turn> for RecordTurn {
+    fn from(turn: Turn) -> RecordTurn {
+        RecordTurn::Turn(turn)
+    }
+}
+
+impl fmt::Display for RecordTurn {
+    /// The payload as it stands between slashes in a record (bytes that are not UTF-8 shown
+    /// as `U+FFFD`); empty for `{}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.payload()))
+    }
 }
 
 /// A record that cannot be parsed: where (the 1-based byte column, and the turn inside the
@@ -270,7 +337,7 @@ impl Record {
         let field = self.field().map_err(ReplayError::Field)?;
         let mut game = Game::new(field, self.starter);
         for (i, turn) in self.turns.iter().enumerate() {
-            if let Some(outcome) = game.play_message(turn)
+            if let Some(outcome) = game.play_message(turn.payload())
                 && i + 1 < self.turns.len()
             {
                 return Err(ReplayError::TurnsAfterEnd {
@@ -307,7 +374,7 @@ impl Record {
 }
 
 /// Parses the turns part (`text` starts at byte index `at` of `line`).
-fn parse_turns(line: &[u8], text: &str, at: usize) -> Result<Vec<Vec<u8>>, RecordError> {
+fn parse_turns(line: &[u8], text: &str, at: usize) -> Result<Vec<RecordTurn>, RecordError> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
@@ -316,7 +383,7 @@ fn parse_turns(line: &[u8], text: &str, at: usize) -> Result<Vec<Vec<u8>>, Recor
     for (i, piece) in text.split('/').enumerate() {
         let turn = i + 1;
         if piece == "{}" {
-            turns.push(Vec::new());
+            turns.push(RecordTurn::new(b""));
         } else {
             if let Some((k, c)) = piece
                 .char_indices()
@@ -335,7 +402,7 @@ fn parse_turns(line: &[u8], text: &str, at: usize) -> Result<Vec<Vec<u8>>, Recor
                     RecordErrorKind::TurnTooLong { turn },
                 ));
             }
-            turns.push(piece.as_bytes().to_vec());
+            turns.push(RecordTurn::new(piece.as_bytes()));
         }
         start += piece.len() + 1;
     }
@@ -376,11 +443,11 @@ impl fmt::Display for Record {
         write!(f, "{}x{} {}:", self.width, self.length, self.starter)?;
         match self.turns.as_slice() {
             [] => {}
-            [only] if only.is_empty() => f.write_str(" {}")?,
+            [only] if only.payload().is_empty() => f.write_str(" {}")?,
             turns => {
                 for (i, turn) in turns.iter().enumerate() {
                     f.write_str(if i == 0 { " " } else { "/" })?;
-                    f.write_str(&String::from_utf8_lossy(turn))?;
+                    write!(f, "{turn}")?;
                 }
             }
         }
@@ -408,14 +475,16 @@ mod tests {
         Record::parse(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
     }
 
+    fn payloads(r: &Record) -> Vec<&[u8]> {
+        r.turns.iter().map(RecordTurn::payload).collect()
+    }
+
     #[test]
     fn parses_the_spec_examples() {
         let r = rec("8x10 red: 3/0/4452");
         assert_eq!((r.width, r.length, r.starter), (8, 10, Side::Red));
-        assert_eq!(
-            r.turns,
-            vec![b"3".to_vec(), b"0".to_vec(), b"4452".to_vec()]
-        );
+        assert_eq!(payloads(&r), [&b"3"[..], b"0", b"4452"]);
+        assert!(r.turns.iter().all(|t| t.turn().is_some()));
         assert_eq!(r.result, None);
         let r = rec("8x10 red: 3/0/4452 # red goal");
         assert_eq!(
@@ -433,10 +502,14 @@ mod tests {
             assert!(rec(s).turns.is_empty(), "{s:?}");
         }
         assert_eq!(rec("8x10 red:").to_string(), "8x10 red: ");
-        assert_eq!(rec("8x10 red: {}").turns, vec![Vec::<u8>::new()]);
+        assert_eq!(payloads(&rec("8x10 red: {}")), [b""]);
+        assert!(matches!(
+            rec("8x10 red: {}").turns[0],
+            RecordTurn::Faulty(_)
+        ));
         assert_eq!(rec("8x10 red: {}").to_string(), "8x10 red: {}");
         assert_eq!(rec("8x10 red: 3//4").turns.len(), 3);
-        assert_eq!(rec("8x10 red: /").turns, vec![Vec::<u8>::new(); 2]);
+        assert_eq!(rec("8x10 red: /").turns, vec![RecordTurn::new(b""); 2]);
         assert_eq!(rec("8x10 red: 3/{}").to_string(), "8x10 red: 3/");
         let r = rec("8x10 blue: # red disconnect");
         assert!(r.turns.is_empty());
@@ -607,12 +680,36 @@ mod tests {
     }
 
     #[test]
+    fn payloads_no_turn_can_hold_are_kept_as_faulty_and_written_as_sent() {
+        for payload in [&b""[..], b"09", b"3x"] {
+            let turn = RecordTurn::new(payload);
+            assert_eq!(turn.turn(), None);
+            assert_eq!(turn.payload(), payload);
+        }
+        let turn = RecordTurn::new(b"44");
+        assert_eq!(turn, RecordTurn::from(Turn::new(b"44").unwrap()));
+        let mut record = Record::new(Field::new(8, 10).unwrap(), Side::Red);
+        record.turns = vec![RecordTurn::new(b"3"), RecordTurn::new(b"09")];
+        assert_eq!(record.to_string(), "8x10 red: 3/09");
+        // The replay judges the faulty payload as the referee did: `0` is a legal step from
+        // blue's position, `9` is no step at all.
+        let game = record.replay().unwrap();
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome {
+                winner: Side::Red,
+                reason: Reason::IllegalStep
+            })
+        );
+    }
+
+    #[test]
     fn a_turn_longer_than_the_protocol_allows_is_refused() {
         let long = format!("8x10 red: 3/{}", "0".repeat(MAX_TURN_DIGITS + 1));
         let error = Record::parse(&long).unwrap_err();
         assert_eq!(error.column, 13 + MAX_TURN_DIGITS);
         assert_eq!(error.kind, RecordErrorKind::TurnTooLong { turn: 2 });
         let fits = format!("8x10 red: {}", "0".repeat(MAX_TURN_DIGITS));
-        assert_eq!(rec(&fits).turns[0].len(), MAX_TURN_DIGITS);
+        assert_eq!(rec(&fits).turns[0].payload().len(), MAX_TURN_DIGITS);
     }
 }

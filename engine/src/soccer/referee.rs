@@ -31,7 +31,7 @@ use crate::rng::SplitMix64;
 use super::field::{Field, FieldError};
 use super::game::Game;
 use super::protocol::{FrameFault, ToPlayer, Turn, TurnScanner};
-use super::record::Record;
+use super::record::{Record, RecordTurn};
 use super::types::{BySide, Outcome, Reason, Side};
 
 /// The game's parameters.
@@ -319,11 +319,12 @@ impl Referee {
     /// A complete frame from the player on turn.
     fn judge(&mut self, side: Side, digits: Vec<u8>, now_ms: u64) {
         let outcome = self.game.play_message(&digits);
-        let turn = Turn::new(&digits);
-        self.record.turns.push(digits);
+        let recorded = RecordTurn::new(&digits);
+        let turn = recorded.turn().cloned();
+        self.record.turns.push(recorded);
         match (outcome, turn) {
             (Some(outcome), _) => self.finish(outcome, None),
-            (None, Ok(turn)) => {
+            (None, Some(turn)) => {
                 let opponent = side.opponent();
                 self.transmit.push_back(Transmit {
                     to: opponent,
@@ -336,7 +337,7 @@ impl Referee {
             // The rules accepted something that cannot be framed: impossible for an empty
             // turn (it stops on the start point, which is a bounce point by then), but if it
             // ever happened the turn could not be forwarded, so it is the mover's fault.
-            (None, Err(_)) => self.finish(
+            (None, None) => self.finish(
                 Outcome {
                     winner: side.opponent(),
                     reason: Reason::IncompleteTurn,

@@ -328,31 +328,46 @@ mod tests {
 
     #[test]
     fn descriptions_name_the_winner_and_the_side_that_acted() {
-        let o = |winner, reason| Outcome { winner, reason };
-        assert_eq!(
-            o(Side::Blue, Reason::IncompleteTurn).describe(2),
-            "blue wins at turn 2: red made an incomplete turn"
-        );
-        assert_eq!(
-            o(Side::Red, Reason::Goal).describe(7),
-            "red wins at turn 7: red scored in blue's goal"
-        );
-        assert_eq!(
-            o(Side::Red, Reason::OwnGoal).describe(1),
-            "red wins at turn 1: blue scored in its own goal"
-        );
-        assert_eq!(
-            o(Side::Blue, Reason::Stuck).describe(1),
-            "blue wins at turn 1: red is stuck on a bounce point with no legal step"
-        );
-        assert_eq!(
-            o(Side::Red, Reason::AfterEnd).describe(4),
-            "red wins at turn 4: blue stepped on after its turn had ended"
-        );
-        assert_eq!(
-            o(Side::Red, Reason::Disconnect).describe(3),
-            "red wins at turn 3: blue disconnected"
-        );
+        for (winner, reason, turn, text) in [
+            (
+                Side::Blue,
+                Reason::IncompleteTurn,
+                2,
+                "blue wins at turn 2: red made an incomplete turn",
+            ),
+            (
+                Side::Red,
+                Reason::Goal,
+                7,
+                "red wins at turn 7: red scored in blue's goal",
+            ),
+            (
+                Side::Red,
+                Reason::OwnGoal,
+                1,
+                "red wins at turn 1: blue scored in its own goal",
+            ),
+            (
+                Side::Blue,
+                Reason::Stuck,
+                1,
+                "blue wins at turn 1: red is stuck on a bounce point with no legal step",
+            ),
+            (
+                Side::Red,
+                Reason::AfterEnd,
+                4,
+                "red wins at turn 4: blue stepped on after its turn had ended",
+            ),
+            (
+                Side::Red,
+                Reason::Disconnect,
+                3,
+                "red wins at turn 3: blue disconnected",
+            ),
+        ] {
+            assert_eq!(Outcome { winner, reason }.describe(turn), text);
+        }
     }
 
     #[test]

@@ -11,12 +11,13 @@ use web_sys::{
 };
 use yew::{Callback, Html, NodeRef, html};
 
-use crate::canvas::{Surface, annotate};
+use crate::canvas::{Surface, annotate, buffer_point};
 use crate::draw::soccer::{Scene, Target, paint};
 use crate::geometry::FieldView;
 use crate::soccer::camera::{Camera, Touchdown};
-use crate::soccer::referee::Referee;
-use crate::soccer::session::Session;
+use crate::soccer::keys::{KeyAction, key_action};
+use crate::soccer::recorded::RecordedGame;
+use crate::soccer::session::{Moment, Session};
 use crate::soccer::setup::DEFAULT_SIZE;
 
 /// The field's canvas and its camera: what the page's pointer, wheel and key events do to
@@ -84,6 +85,21 @@ impl FieldCanvas {
         if let Some(canvas) = self.node.cast::<HtmlElement>() {
             let _ = canvas.focus();
         }
+    }
+
+    /// A key pressed on the canvas: a step, a take-back or a zoom (the page's default action
+    /// kept from it); false for any other key.
+    pub fn key(&mut self, event: &KeyboardEvent, session: &mut Session, at: Moment) -> bool {
+        let Some(action) = key_action(&event.key(), &event.code()) else {
+            return false;
+        };
+        event.prevent_default();
+        match action {
+            KeyAction::Step(dir) => session.step(dir, at),
+            KeyAction::TakeBack => session.take_back(),
+            KeyAction::Zoom(steps) => self.camera.zoom(steps),
+        }
+        true
     }
 
     /// The field point a click chose, unless the press was a pan or missed every point.
@@ -181,18 +197,18 @@ fn draw(node: &NodeRef, camera: &mut Camera, session: &Session, preview: Option<
         return;
     };
     let empty;
-    let referee = match session.shown() {
-        Some(referee) => referee,
+    let recorded = match session.shown() {
+        Some(recorded) => recorded,
         None => {
             let field = preview.unwrap_or_else(|| last_field(&canvas));
-            empty = Referee::new(field, Side::Red);
+            empty = RecordedGame::new(field, Side::Red);
             &empty
         }
     };
-    let game = referee.game();
+    let game = recorded.game();
     let field = *game.field();
     let predrawn = field.predrawn_segments();
-    let mut lines = referee.lines();
+    let mut lines = recorded.lines();
     let mut ball = game.ball();
     if let Some(shown) = session.animating() {
         lines.truncate(shown);
@@ -267,23 +283,6 @@ fn point_near(view: &FieldView, px: f64, py: f64) -> Option<Point> {
     let near = (fx - rx).hypot(fy - ry) <= 0.45;
     let fits = |v: f64| v.abs() < 1000.0;
     (near && fits(rx) && fits(ry)).then(|| Point::new(rx as i16, ry as i16))
-}
-
-/// The canvas buffer point of a mouse or pointer event's offset (CSS pixels).
-fn buffer_point(node: &NodeRef, event: &MouseEvent) -> (f64, f64) {
-    let scale = node.cast::<HtmlCanvasElement>().map_or(1.0, |c| {
-        f64::from(c.width()) / f64::from(c.client_width().max(1))
-    });
-    (
-        css_px(event.offset_x()) * scale,
-        css_px(event.offset_y()) * scale,
-    )
-}
-
-/// A CSS pixel value as a float: web-sys types offsets and scroll positions as `f64` for
-/// wasm32 and `i32` elsewhere.
-fn css_px(value: impl Into<f64>) -> f64 {
-    value.into()
 }
 
 /// Listens where yew cannot: the wheel over the canvas (not passive, so it zooms instead of

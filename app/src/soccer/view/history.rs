@@ -3,7 +3,8 @@
 use yew::prelude::*;
 
 use super::input_value;
-use super::tool_button::{Icon, ToolButton};
+use super::tool_button::ToolButton;
+use crate::icon::Icon;
 
 #[derive(Properties, PartialEq)]
 pub struct HistoryProps {

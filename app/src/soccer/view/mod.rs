@@ -16,7 +16,7 @@ pub use history::HistoryScrubber;
 pub use record::{RecordBox, RecordLoader};
 pub use setup_panel::{SetupPanel, SideSetup};
 pub use status::{ResultBanner, StatusLine};
-pub use tool_button::{Icon, ToolButton, ZoomControls};
+pub use tool_button::{ToolButton, ZoomControls};
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::{Event, InputEvent, TargetCast};

@@ -4,7 +4,7 @@ use engine::soccer::record::Record;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::soccer::referee::Referee;
+use crate::soccer::recorded::RecordedGame;
 
 /// The record box's placeholder: a legal game (the judge accepts it), to show the format.
 pub const EXAMPLE_RECORD: &str = "8x10 red: 3/01/2";
@@ -52,13 +52,14 @@ pub struct RecordLoaderProps {
     #[prop_or_default]
     pub initial: Option<AttrValue>,
     /// The game of a record the engine accepted.
-    pub on_load: Callback<Referee>,
+    pub on_load: Callback<RecordedGame>,
 }
 
 /// The game of record `text`, or why there is none.
-pub fn load(text: &str) -> Result<Referee, String> {
+pub fn load(text: &str) -> Result<RecordedGame, String> {
     let record = Record::parse(text.trim()).map_err(|err| format!("Not a record: {err}."))?;
-    Referee::from_record(&record).map_err(|err| format!("The moves contradict the record: {err}."))
+    RecordedGame::from_record(&record)
+        .map_err(|err| format!("The moves contradict the record: {err}."))
 }
 
 /// The box to paste a record into, or open a file, and show its game.
@@ -70,9 +71,9 @@ pub fn RecordLoader(props: &RecordLoaderProps) -> Html {
         let (text, error, on_load) = (text.clone(), error.clone(), props.on_load.clone());
         Callback::from(move |typed: String| {
             match load(&typed) {
-                Ok(referee) => {
+                Ok(recorded) => {
                     error.set(None);
-                    on_load.emit(referee);
+                    on_load.emit(recorded);
                 }
                 Err(why) => error.set(Some(why)),
             }

@@ -1,7 +1,7 @@
 //! The line above the field (both sides' chips with their clocks, and a message) and the
 //! banner of the result.
 
-use engine::soccer::Outcome;
+use engine::soccer::{BySide, Outcome};
 use yew::prelude::*;
 
 use crate::soccer::session::{Chip, capitalised};
@@ -9,7 +9,7 @@ use crate::soccer::session::{Chip, capitalised};
 #[derive(Properties, PartialEq)]
 pub struct StatusProps {
     /// Both sides' chips; `None` before the first game.
-    pub chips: Option<[Chip; 2]>,
+    pub chips: Option<BySide<Chip>>,
     pub message: AttrValue,
 }
 
@@ -25,7 +25,7 @@ pub fn StatusLine(props: &StatusProps) -> Html {
     };
     html! {
         <div class="soccer-status">
-            { for chips.iter().map(chip) }
+            { for chips.iter().map(|(_, c)| chip(c)) }
             <span class="soccer-hint" data-testid="status">{ props.message.clone() }</span>
         </div>
     }

@@ -2,38 +2,11 @@
 
 use yew::prelude::*;
 
-/// What a tool button shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Icon {
-    ZoomOut,
-    ZoomIn,
-    /// The first position of the history.
-    First,
-    /// One turn back.
-    Back,
-    /// One turn forward.
-    Forward,
-    /// The latest position.
-    Last,
-}
-
-impl Icon {
-    /// The glyph drawn on the button.
-    pub fn glyph(self) -> &'static str {
-        match self {
-            Icon::ZoomOut => "−",
-            Icon::ZoomIn => "+",
-            Icon::First => "«",
-            Icon::Back => "‹",
-            Icon::Forward => "›",
-            Icon::Last => "»",
-        }
-    }
-}
+use crate::icon::Icon;
 
 #[derive(Properties, PartialEq)]
 pub struct ToolButtonProps {
-    /// The glyph; a `label` replaces it (the zoom button shows the zoom).
+    /// The icon; a `label` replaces it (the zoom button shows the zoom).
     #[prop_or_default]
     pub icon: Option<Icon>,
     #[prop_or_default]
@@ -43,18 +16,18 @@ pub struct ToolButtonProps {
     pub onclick: Callback<()>,
 }
 
-/// A chip-shaped button with a glyph or a short label.
+/// A chip-shaped button with an icon or a short label.
 #[function_component]
 pub fn ToolButton(props: &ToolButtonProps) -> Html {
     let onclick = props.onclick.reform(|_: MouseEvent| ());
-    let text = match (&props.label, props.icon) {
-        (Some(label), _) => label.to_string(),
-        (None, Some(icon)) => icon.glyph().to_owned(),
-        (None, None) => String::new(),
+    let content = match (&props.label, props.icon) {
+        (Some(label), _) => html! { { label.clone() } },
+        (None, Some(icon)) => icon.html(),
+        (None, None) => Html::default(),
     };
     html! {
         <button type="button" class="chip" title={props.title.clone()}
-                data-testid={props.testid.clone()} {onclick}>{ text }</button>
+                data-testid={props.testid.clone()} {onclick}>{ content }</button>
     }
 }
 

@@ -1,4 +1,4 @@
-//! The referee of a game on screen: it owns the position, takes steps from a local player and
+//! A game on screen with its record: it owns the position, takes steps from a local player and
 //! whole turns from remote ones, and gives the record of the completed turns.
 //!
 //! Every judgement is the engine's: steps go through [`Game::step`], whole turns through
@@ -10,16 +10,16 @@
 
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, IllegalStep, StepEffect};
-use engine::soccer::record::{Record, ReplayError};
+use engine::soccer::record::{Record, RecordTurn, ReplayError};
 use engine::soccer::{Dir, Outcome, Point, Reason, Side};
 
 /// A game in progress or finished, with its record.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Referee {
+pub struct RecordedGame {
     game: Game,
     /// The turn that ended the game as the record holds it; `None` while the game goes on or
     /// when a verdict no turn shows (a timeout, a disconnect) ended it.
-    ending: Option<Vec<u8>>,
+    ending: Option<RecordTurn>,
 }
 
 /// What a step of the local player did to the game.
@@ -33,10 +33,10 @@ pub enum Progress {
     GameOver(Outcome),
 }
 
-impl Referee {
+impl RecordedGame {
     /// The kick-off of a new game.
-    pub fn new(field: Field, starter: Side) -> Referee {
-        Referee {
+    pub fn new(field: Field, starter: Side) -> RecordedGame {
+        RecordedGame {
             game: Game::new(field, starter),
             ending: None,
         }
@@ -44,7 +44,7 @@ impl Referee {
 
     /// The game a record describes, judged by the engine. A verdict the moves cannot show
     /// (`timeout`, `disconnect`) that the record states and the engine accepts is applied.
-    pub fn from_record(record: &Record) -> Result<Referee, ReplayError> {
+    pub fn from_record(record: &Record) -> Result<RecordedGame, ReplayError> {
         let mut game = record.replay()?;
         let mut ending = None;
         if game.outcome().is_some() {
@@ -52,12 +52,12 @@ impl Referee {
         } else if let Some(verdict) = record.result {
             game.adjudicate(verdict);
         }
-        Ok(Referee { game, ending })
+        Ok(RecordedGame { game, ending })
     }
 
     /// The position after the first `turns` completed turns (all of them if there are fewer),
     /// as a game that goes on from there: the game's own history taken back to that turn.
-    pub fn after_turns(&self, turns: usize) -> Referee {
+    pub fn after_turns(&self, turns: usize) -> RecordedGame {
         let mut whole = self.clone();
         whole.take_back_turn();
         if turns >= whole.turns().len() {
@@ -69,7 +69,7 @@ impl Referee {
                 break;
             }
         }
-        Referee { game, ending: None }
+        RecordedGame { game, ending: None }
     }
 
     /// The position (the current unfinished turn's steps included).
@@ -98,12 +98,9 @@ impl Referee {
     }
 
     /// The completed turns, the game-ending one included, starting with the starter's.
-    pub fn turns(&self) -> Vec<Vec<u8>> {
-        // A record keeps turns as sent: the ending one may be `{}` or faulty bytes, which a
-        // `Turn` cannot hold.
-        let mut turns: Vec<Vec<u8>> = (self.game.turns().iter())
-            .map(|turn| turn.digits().to_vec())
-            .collect();
+    pub fn turns(&self) -> Vec<RecordTurn> {
+        // A record keeps turns as sent: the ending one may be `{}` or faulty bytes.
+        let mut turns: Vec<RecordTurn> = self.game.turns().into_iter().map(Into::into).collect();
         if self.outcome().is_some() {
             // The game ended during turn `turn_number`: the turns before it are the game's
             // own, the ending one is as it was played (none for a verdict).
@@ -143,7 +140,7 @@ impl Referee {
             StepEffect::GameOver(outcome) => {
                 let mut ending = partial;
                 ending.push(dir.digit());
-                self.ending = Some(ending);
+                self.ending = Some(RecordTurn::new(&ending));
                 Progress::GameOver(outcome)
             }
         })
@@ -170,7 +167,7 @@ impl Referee {
         self.take_back_turn();
         let outcome = self.game.play_message(digits);
         if outcome.is_some() {
-            self.ending = Some(digits.to_vec());
+            self.ending = Some(RecordTurn::new(digits));
         }
         outcome
     }
@@ -222,58 +219,60 @@ mod tests {
 
     #[test]
     fn the_record_of_no_turn_is_the_engines() {
-        let referee = Referee::new(field(8, 10), Side::Red);
-        assert_eq!(referee.record().to_string(), "8x10 red: ");
+        let recorded = RecordedGame::new(field(8, 10), Side::Red);
+        assert_eq!(recorded.record().to_string(), "8x10 red: ");
     }
 
     #[test]
     fn only_completed_turns_are_recorded() {
-        let mut referee = Referee::new(field(8, 10), Side::Red);
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
         // 3 from the centre (4,5) lands on a fresh point: one turn.
-        assert_eq!(referee.step(Dir::SE), Ok(Progress::TurnOver));
-        assert_eq!(referee.record().to_string(), "8x10 red: 3");
-        assert_eq!(referee.to_move(), Side::Blue);
+        assert_eq!(recorded.step(Dir::SE), Ok(Progress::TurnOver));
+        assert_eq!(recorded.record().to_string(), "8x10 red: 3");
+        assert_eq!(recorded.to_move(), Side::Blue);
         // 7 goes back along the drawn line: refused, nothing changes.
-        assert!(referee.step(Dir::NW).is_err());
-        assert_eq!(referee.partial(), b"");
+        assert!(recorded.step(Dir::NW).is_err());
+        assert_eq!(recorded.partial(), b"");
         // Blue: 0 from (5,6) to (5,5) lands on the centre line: bounce.
-        assert_eq!(referee.step(Dir::N), Ok(Progress::StepAgain));
-        assert_eq!(referee.partial(), b"0");
-        assert_eq!(referee.record().to_string(), "8x10 red: 3");
-        assert!(referee.take_back());
+        assert_eq!(recorded.step(Dir::N), Ok(Progress::StepAgain));
+        assert_eq!(recorded.partial(), b"0");
+        assert_eq!(recorded.record().to_string(), "8x10 red: 3");
+        assert!(recorded.take_back());
         assert!(
-            !referee.take_back(),
+            !recorded.take_back(),
             "only the current turn can be taken back"
         );
         assert_eq!(
-            referee.game(),
-            Referee::from_record(&referee.record()).unwrap().game()
+            recorded.game(),
+            RecordedGame::from_record(&recorded.record())
+                .unwrap()
+                .game()
         );
     }
 
     #[test]
     fn a_goal_ends_the_game_and_its_turn_is_recorded() {
         // 2x2: (1,1) -3-> (2,2) bounce -5-> (1,3), red scores in blue's goal.
-        let mut referee = Referee::new(field(2, 2), Side::Red);
-        assert_eq!(referee.step(Dir::SE), Ok(Progress::StepAgain));
+        let mut recorded = RecordedGame::new(field(2, 2), Side::Red);
+        assert_eq!(recorded.step(Dir::SE), Ok(Progress::StepAgain));
         let outcome = Outcome {
             winner: Side::Red,
             reason: Reason::Goal,
         };
-        assert_eq!(referee.step(Dir::SW), Ok(Progress::GameOver(outcome)));
-        assert_eq!(referee.record().to_string(), "2x2 red: 35");
+        assert_eq!(recorded.step(Dir::SW), Ok(Progress::GameOver(outcome)));
+        assert_eq!(recorded.record().to_string(), "2x2 red: 35");
         assert_eq!(
-            referee.record_with_verdict().to_string(),
+            recorded.record_with_verdict().to_string(),
             "2x2 red: 35 # red goal"
         );
-        assert_eq!(referee.step(Dir::N), Err(IllegalStep::GameOver));
+        assert_eq!(recorded.step(Dir::N), Err(IllegalStep::GameOver));
     }
 
     #[test]
     fn delivered_turns_are_judged_by_the_engine() {
-        let mut referee = Referee::new(field(8, 10), Side::Red);
-        assert_eq!(referee.play_turn(b"3"), None);
-        let outcome = referee
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
+        assert_eq!(recorded.play_turn(b"3"), None);
+        let outcome = recorded
             .play_turn(b"44")
             .expect("a step after the end is a fault");
         assert_eq!(
@@ -283,43 +282,43 @@ mod tests {
                 reason: Reason::AfterEnd
             }
         );
-        assert_eq!(referee.record().to_string(), "8x10 red: 3/44");
+        assert_eq!(recorded.record().to_string(), "8x10 red: 3/44");
         // The judge agrees with the record.
-        let judged = Referee::from_record(&referee.record()).unwrap();
+        let judged = RecordedGame::from_record(&recorded.record()).unwrap();
         assert_eq!(judged.outcome(), Some(outcome));
     }
 
     #[test]
     fn a_timeout_takes_back_the_unfinished_turn() {
-        let mut referee = Referee::new(field(8, 10), Side::Red);
-        referee.play_turn(b"3");
-        referee.step(Dir::N).unwrap();
-        let outcome = referee.time_out().unwrap();
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
+        recorded.play_turn(b"3");
+        recorded.step(Dir::N).unwrap();
+        let outcome = recorded.time_out().unwrap();
         assert_eq!(outcome.winner, Side::Red);
         assert_eq!(outcome.reason, Reason::Timeout);
-        assert_eq!(referee.record().to_string(), "8x10 red: 3");
+        assert_eq!(recorded.record().to_string(), "8x10 red: 3");
         assert_eq!(
-            referee.record_with_verdict().to_string(),
+            recorded.record_with_verdict().to_string(),
             "8x10 red: 3 # red timeout"
         );
-        let reloaded = Referee::from_record(&referee.record_with_verdict()).unwrap();
+        let reloaded = RecordedGame::from_record(&recorded.record_with_verdict()).unwrap();
         assert_eq!(reloaded.outcome(), Some(outcome));
-        assert_eq!(reloaded.lines(), referee.lines());
+        assert_eq!(reloaded.lines(), recorded.lines());
     }
 
     #[test]
     fn a_forfeit_ends_the_game_with_its_verdict() {
-        let mut referee = Referee::new(field(8, 10), Side::Red);
-        referee.step(Dir::SE).unwrap();
-        referee.step(Dir::N).unwrap();
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
+        recorded.step(Dir::SE).unwrap();
+        recorded.step(Dir::N).unwrap();
         let outcome = Outcome {
             winner: Side::Red,
             reason: Reason::Disconnect,
         };
-        assert_eq!(referee.adjudicate(outcome), Some(outcome));
-        assert_eq!(referee.partial(), b"");
+        assert_eq!(recorded.adjudicate(outcome), Some(outcome));
+        assert_eq!(recorded.partial(), b"");
         assert_eq!(
-            referee.record_with_verdict().to_string(),
+            recorded.record_with_verdict().to_string(),
             "8x10 red: 3 # red disconnect"
         );
         let later = Outcome {
@@ -327,7 +326,7 @@ mod tests {
             reason: Reason::Timeout,
         };
         assert_eq!(
-            referee.adjudicate(later),
+            recorded.adjudicate(later),
             Some(outcome),
             "the first verdict stands"
         );
@@ -335,15 +334,15 @@ mod tests {
 
     #[test]
     fn lines_belong_to_the_side_that_drew_them() {
-        let mut referee = Referee::new(field(8, 10), Side::Blue);
-        referee.play_turn(b"3");
-        referee.step(Dir::N).unwrap();
-        let sides: Vec<Side> = referee.lines().iter().map(|l| l.2).collect();
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Blue);
+        recorded.play_turn(b"3");
+        recorded.step(Dir::N).unwrap();
+        let sides: Vec<Side> = recorded.lines().iter().map(|l| l.2).collect();
         assert_eq!(sides, [Side::Blue, Side::Red]);
         // A goal ignores the digits after it: the game-ending turn keeps only its real steps.
-        let mut referee = Referee::new(field(2, 2), Side::Blue);
-        referee.play_turn(b"35777");
-        let lines = referee.lines();
+        let mut recorded = RecordedGame::new(field(2, 2), Side::Blue);
+        recorded.play_turn(b"35777");
+        let lines = recorded.lines();
         assert_eq!(lines.len(), 2);
         assert!(lines.iter().all(|l| l.2 == Side::Blue));
     }
@@ -351,48 +350,48 @@ mod tests {
     #[test]
     fn the_record_keeps_the_ending_turn_as_played_and_the_history_goes_back_past_it() {
         // A goal ignores the digits after it; the record keeps them.
-        let mut referee = Referee::new(field(2, 2), Side::Blue);
-        assert!(referee.play_turn(b"35777").is_some());
-        assert_eq!(referee.record().to_string(), "2x2 blue: 35777");
+        let mut recorded = RecordedGame::new(field(2, 2), Side::Blue);
+        assert!(recorded.play_turn(b"35777").is_some());
+        assert_eq!(recorded.record().to_string(), "2x2 blue: 35777");
         assert_eq!(
-            referee.after_turns(0),
-            Referee::new(field(2, 2), Side::Blue)
+            recorded.after_turns(0),
+            RecordedGame::new(field(2, 2), Side::Blue)
         );
         // A faulty turn that drew a step first: the position before it comes back whole.
-        let mut referee = Referee::new(field(8, 10), Side::Red);
-        referee.play_turn(b"3");
-        referee.play_turn(b"09");
-        assert_eq!(referee.record().to_string(), "8x10 red: 3/09");
-        let before = referee.after_turns(1);
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
+        recorded.play_turn(b"3");
+        recorded.play_turn(b"09");
+        assert_eq!(recorded.record().to_string(), "8x10 red: 3/09");
+        let before = recorded.after_turns(1);
         assert_eq!(before.record().to_string(), "8x10 red: 3");
         assert_eq!(
             before.game(),
-            Referee::from_record(&before.record()).unwrap().game()
+            RecordedGame::from_record(&before.record()).unwrap().game()
         );
         // An empty turn is recorded too, and a goal stepped here ends with the turn's steps.
-        let mut referee = Referee::new(field(8, 10), Side::Red);
-        referee.play_turn(b"");
-        assert_eq!(referee.record().to_string(), "8x10 red: {}");
-        assert_eq!(referee.turns(), [Vec::<u8>::new()]);
-        let mut referee = Referee::new(field(2, 2), Side::Red);
-        referee.step(Dir::SE).unwrap();
-        referee.step(Dir::SW).unwrap();
-        assert_eq!(referee.turns(), [b"35".to_vec()]);
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
+        recorded.play_turn(b"");
+        assert_eq!(recorded.record().to_string(), "8x10 red: {}");
+        assert_eq!(recorded.turns(), [RecordTurn::new(b"")]);
+        let mut recorded = RecordedGame::new(field(2, 2), Side::Red);
+        recorded.step(Dir::SE).unwrap();
+        recorded.step(Dir::SW).unwrap();
+        assert_eq!(recorded.turns(), [RecordTurn::new(b"35")]);
     }
 
     #[test]
     fn positions_after_some_turns_continue_the_same_game() {
-        let mut referee = Referee::new(field(8, 10), Side::Red);
-        referee.play_turn(b"3");
-        referee.play_turn(b"2");
-        referee.step(Dir::S).unwrap();
-        let start = referee.after_turns(0);
-        assert_eq!(start, Referee::new(field(8, 10), Side::Red));
-        let one = referee.after_turns(1);
+        let mut recorded = RecordedGame::new(field(8, 10), Side::Red);
+        recorded.play_turn(b"3");
+        recorded.play_turn(b"2");
+        recorded.step(Dir::S).unwrap();
+        let start = recorded.after_turns(0);
+        assert_eq!(start, RecordedGame::new(field(8, 10), Side::Red));
+        let one = recorded.after_turns(1);
         assert_eq!(one.record().to_string(), "8x10 red: 3");
         assert_eq!(one.to_move(), Side::Blue);
-        let all = referee.after_turns(9);
-        assert_eq!(all.record(), referee.record());
+        let all = recorded.after_turns(9);
+        assert_eq!(all.record(), recorded.record());
         assert_eq!(all.partial(), b"");
     }
 }
