@@ -67,6 +67,9 @@ pub struct BoardEmulator {
     /// The compiled back end, once [`BoardEmulator::use_compiled`] chose it.
     #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
     compiled: Option<crate::wasm::Compiled>,
+    /// The compiled back end in the browser, once [`BoardEmulator::use_compiled`] chose it.
+    #[cfg(all(feature = "browser", target_arch = "wasm32"))]
+    compiled: Option<crate::wasm::BrowserHost>,
 }
 
 /// Why a board cannot be emulated.
@@ -128,7 +131,10 @@ impl BoardEmulator {
             monitor: UartMonitor::new(config.uart),
             output: VecDeque::new(),
             config,
-            #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+            #[cfg(any(
+                all(feature = "compiled", not(target_arch = "wasm32")),
+                all(feature = "browser", target_arch = "wasm32")
+            ))]
             compiled: None,
         };
         if let Some(pin) = reset {
@@ -220,14 +226,42 @@ impl BoardEmulator {
         Ok(())
     }
 
+    /// Runs the board on the compiled back end from now on, compiled by the browser's own
+    /// `WebAssembly` (wasm32, feature `browser`): as the native [`BoardEmulator::use_compiled`].
+    #[cfg(all(feature = "browser", target_arch = "wasm32"))]
+    pub fn use_compiled(&mut self) -> Result<(), crate::wasm::BrowserError> {
+        let options = crate::wasm::Options::default().watching(&[&self.tx]);
+        self.compiled = Some(crate::wasm::BrowserHost::with_options(&self.sim, &options)?);
+        Ok(())
+    }
+
+    /// Runs the board on the interpreter from now on (a copy replayed cycle by cycle for a
+    /// waveform, say, where moving the state in and out of a module every cycle would cost
+    /// more than interpreting it).
+    pub fn use_interpreter(&mut self) {
+        #[cfg(any(
+            all(feature = "compiled", not(target_arch = "wasm32")),
+            all(feature = "browser", target_arch = "wasm32")
+        ))]
+        {
+            self.compiled = None;
+        }
+    }
+
     /// Whether the compiled back end runs the board (see [`BoardEmulator::use_compiled`]).
-    #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+    #[cfg(any(
+        all(feature = "compiled", not(target_arch = "wasm32")),
+        all(feature = "browser", target_arch = "wasm32")
+    ))]
     pub fn is_compiled(&self) -> bool {
         self.compiled.is_some()
     }
 
     /// Whether the compiled back end runs the board: never in this build.
-    #[cfg(not(all(feature = "compiled", not(target_arch = "wasm32"))))]
+    #[cfg(not(any(
+        all(feature = "compiled", not(target_arch = "wasm32")),
+        all(feature = "browser", target_arch = "wasm32")
+    )))]
     pub fn is_compiled(&self) -> bool {
         false
     }
@@ -237,7 +271,10 @@ impl BoardEmulator {
     /// cycles run: 0 without a compiled back end. The state stays in the module while it runs
     /// in chunks: until the receive line next changes level, the monitor next samples the
     /// transmit line, or the transmit line changes (the module watches it).
-    #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+    #[cfg(any(
+        all(feature = "compiled", not(target_arch = "wasm32")),
+        all(feature = "browser", target_arch = "wasm32")
+    ))]
     fn run_compiled(&mut self, max: u64, until_byte: bool) -> u64 {
         let Some(c) = &mut self.compiled else {
             return 0;
@@ -259,7 +296,10 @@ impl BoardEmulator {
         }
     }
 
-    #[cfg(not(all(feature = "compiled", not(target_arch = "wasm32"))))]
+    #[cfg(not(any(
+        all(feature = "compiled", not(target_arch = "wasm32")),
+        all(feature = "browser", target_arch = "wasm32")
+    )))]
     fn run_compiled(&mut self, _max: u64, _until_byte: bool) -> u64 {
         0
     }

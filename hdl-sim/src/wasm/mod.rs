@@ -3,7 +3,9 @@
 //!
 //! [`module`] emits it (pure Rust, so the same bytes can be built natively and in the
 //! browser); a host instantiates it. Natively that host is wasmtime ([`Compiled`], behind the
-//! `compiled` feature); in the browser it is the page's own `WebAssembly` API.
+//! `compiled` feature); in the browser it is the page's own `WebAssembly` API ([`BrowserHost`],
+//! behind the `browser` feature, wasm32 only: the board worker's). Both follow the same
+//! protocol, and share the loop that runs a design beside its UART transactors.
 //!
 //! # The module's interface (stable: hosts depend on it)
 //!
@@ -39,9 +41,12 @@
 //! By default the code skips blocks of logic whose inputs did not change (see
 //! [`Options::tracking`]); the settled values after every cycle are the interpreter's either way.
 
+#[cfg(all(feature = "browser", target_arch = "wasm32"))]
+mod browser;
 pub(crate) mod codegen;
 #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
 mod native;
+mod uart_link;
 
 use crate::sim::{InputPin, Probe};
 use crate::{Simulator, ops::mask};
@@ -208,5 +213,8 @@ pub fn probe_value(probe: &Probe, word: impl Fn(u32) -> u64) -> u64 {
     v
 }
 
+#[cfg(all(feature = "browser", target_arch = "wasm32"))]
+pub use browser::{BrowserError, BrowserHost};
 #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
-pub use native::{Compiled, CompiledError, UartLink};
+pub use native::{Compiled, CompiledError};
+pub use uart_link::UartLink;

@@ -4,18 +4,10 @@ use std::sync::OnceLock;
 
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
+use super::uart_link::{self, Loaded, UartLink};
 use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value};
 use crate::sim::{InputPin, Probe};
-use crate::{Simulator, StampedByte, UartDriver, UartMonitor};
-
-/// The UART transactors a host runs beside the design (see [`Compiled::run_uart`]).
-pub struct UartLink<'a> {
-    /// The receive input, its driver, and the level the pin has now.
-    pub rx: Option<(InputPin, &'a mut UartDriver, &'a mut bool)>,
-    /// The transmit output and its monitor (the module should watch the probe's bits:
-    /// [`Options::watching`]; without that it is only sampled when the monitor needs it).
-    pub tx: Option<(&'a Probe, &'a mut UartMonitor)>,
-}
+use crate::{Simulator, StampedByte};
 
 /// Why a design could not be compiled or run natively.
 #[derive(Debug, thiserror::Error)]
@@ -213,61 +205,16 @@ impl Compiled {
     pub fn run_uart(
         &mut self,
         sim: &mut Simulator,
-        mut link: UartLink<'_>,
+        link: UartLink<'_>,
         max: u64,
         until_byte: bool,
-        mut byte: impl FnMut(StampedByte),
+        byte: impl FnMut(StampedByte),
     ) -> Result<u64, CompiledError> {
         if max == 0 {
             return Ok(0);
         }
         self.load(sim)?;
-        let base = sim.cycle();
-        let mut done = 0;
-        let result = loop {
-            if done >= max {
-                break Ok(done);
-            }
-            let cycle = base + done;
-            let mut chunk = max - done;
-            if let Some((pin, driver, level_now)) = &mut link.rx {
-                let (level, steady) = driver.peek();
-                if level != **level_now {
-                    **level_now = level;
-                    self.set_loaded(sim, *pin, u64::from(level));
-                    if let Err(e) = self.run_loaded(0) {
-                        break Err(e);
-                    }
-                }
-                chunk = chunk.min(steady);
-            }
-            let mut got = None;
-            if let Some((probe, monitor)) = &mut link.tx {
-                let tx = self.get_loaded(probe) & 1 == 1;
-                got = monitor.sample(tx, cycle);
-                if let Some(at) = monitor.next_sample().filter(|&at| at > cycle) {
-                    chunk = chunk.min(at - cycle);
-                }
-            }
-            if got.is_some() && until_byte {
-                chunk = 1;
-            }
-            match self.run_loaded(chunk) {
-                Ok(ran) => {
-                    if let Some((_, driver, _)) = &mut link.rx {
-                        driver.advance(ran);
-                    }
-                    done += ran;
-                }
-                Err(e) => break Err(e),
-            }
-            if let Some(b) = got {
-                byte(b);
-                if until_byte {
-                    break Ok(done);
-                }
-            }
-        };
+        let result = uart_link::run_uart(self, sim, link, max, until_byte, byte);
         self.store(sim);
         result
     }
@@ -282,6 +229,22 @@ impl Compiled {
             take(data, self.memory_bases[m] as usize, rows);
         }
         sim.compiled_ran(std::mem::take(&mut self.ran));
+    }
+}
+
+impl Loaded for Compiled {
+    type Error = CompiledError;
+
+    fn run_loaded(&mut self, n: u64) -> Result<u64, CompiledError> {
+        Compiled::run_loaded(self, n)
+    }
+
+    fn set_loaded(&mut self, sim: &Simulator, pin: InputPin, value: u64) {
+        Compiled::set_loaded(self, sim, pin, value);
+    }
+
+    fn get_loaded(&self, probe: &Probe) -> u64 {
+        Compiled::get_loaded(self, probe)
     }
 }
 
