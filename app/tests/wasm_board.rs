@@ -32,13 +32,7 @@ fn the_reference_player_answers_a_kick_off_and_stops_after_its_turn() {
     bench.run_until(deadline);
     let mut out = Vec::new();
     while bench.wants_to_run() {
-        out.extend(
-            bench
-                .run_slice(100_000)
-                .unwrap()
-                .into_iter()
-                .map(|(b, _)| b),
-        );
+        out.extend(bench.run_slice(100_000).into_iter().map(|(b, _)| b));
     }
     assert!(
         bench.cycle() < deadline,

@@ -176,7 +176,9 @@ impl Loaded for BrowserHost {
             .map_err(failed)?;
         let ran = u64::try_from(ran).map_err(failed)?;
         if ran > n || (ran == 0 && n > 0) {
-            return Err(BrowserError::Runtime(format!("`run` ran {ran} of {n} cycles")));
+            return Err(BrowserError::Runtime(format!(
+                "`run` ran {ran} of {n} cycles"
+            )));
         }
         self.ran += ran;
         Ok(ran)

@@ -2,12 +2,12 @@
 //! chunks of cycles: one loop for every host (wasmtime natively, the browser's WebAssembly).
 
 use crate::sim::{InputPin, Probe};
-use crate::{UartDriver, UartMonitor};
 #[cfg(any(
     all(feature = "compiled", not(target_arch = "wasm32")),
     all(feature = "browser", target_arch = "wasm32")
 ))]
 use crate::{Simulator, StampedByte};
+use crate::{UartDriver, UartMonitor};
 
 /// The UART transactors a host runs beside the design (see `run_uart` on a host).
 pub struct UartLink<'a> {
