@@ -37,8 +37,8 @@ Back ends: the design runs compiled to machine code (through WebAssembly) unless
 given, --vcd is given (a VCD needs the values between edges, which only the interpreter shows), or \
 the netlist has something the compiler does not cover yet (a note on stderr says so). Both give the \
 same values on every cycle. At the end, the speed goes to stderr (`N cycles in S s: R cycles/s \
-(BACKEND)`), or with --json to stdout as `{"cycles":N,"seconds":S,"backend":"compiled"}` (or \
-"interpreted"); S counts the cycles only, not loading or compiling.")]
+(BACKEND)`), or with --json to stdout as `{\"cycles\":N,\"seconds\":S,\"backend\":\"compiled\"}` (or \
+\"interpreted\"); S counts the cycles only, not loading or compiling.")]
 pub struct Args {
     /// The yosys JSON netlist (flattened with hdl/netlist.sh).
     netlist: PathBuf,
