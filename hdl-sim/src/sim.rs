@@ -447,10 +447,25 @@ impl Simulator {
         (&self.p, &self.arena, &self.mems)
     }
 
+    /// Where input `pin` lives: its signal's first arena word, the bit (for a one-bit handle)
+    /// and its width.
+    pub(crate) fn input_location(&self, pin: InputPin) -> (u32, Option<u32>, u32) {
+        let op = self.p.inputs[pin.index].1;
+        (op.off, pin.bit, op.width)
+    }
+
+    /// The arena bits a probe reads, and its constant bits.
+    pub(crate) fn probe_gather(probe: &Probe) -> &Gather {
+        &probe.gather
+    }
+
     /// The state, for the compiled module to write back.
     #[cfg_attr(
-        not(all(feature = "compiled", not(target_arch = "wasm32"))),
-        expect(dead_code, reason = "only the native compiled host writes the state")
+        not(any(
+            all(feature = "compiled", not(target_arch = "wasm32")),
+            all(feature = "browser", target_arch = "wasm32")
+        )),
+        expect(dead_code, reason = "only the compiled hosts write the state")
     )]
     pub(crate) fn compiled_state_mut(&mut self) -> (&mut [u64], &mut [Vec<u64>]) {
         (&mut self.arena, &mut self.mems)
@@ -459,8 +474,11 @@ impl Simulator {
     /// After the compiled module ran `n` cycles on the state: the logic is settled, but which
     /// element's inputs changed is unknown, so every element is evaluated at its next edge.
     #[cfg_attr(
-        not(all(feature = "compiled", not(target_arch = "wasm32"))),
-        expect(dead_code, reason = "only the native compiled host runs cycles")
+        not(any(
+            all(feature = "compiled", not(target_arch = "wasm32")),
+            all(feature = "browser", target_arch = "wasm32")
+        )),
+        expect(dead_code, reason = "only the compiled hosts run cycles")
     )]
     pub(crate) fn compiled_ran(&mut self, n: u64) {
         self.cycle += n;

@@ -122,10 +122,16 @@ fn on_output(
     output: BoardOutput,
 ) {
     match output {
-        BoardOutput::Loaded { top, cycle } => {
+        BoardOutput::Loaded {
+            top,
+            cycle,
+            back_end,
+            load_ms,
+        } => {
             shared.loaded.set(true);
             shared.cycle.set(cycle);
-            *shared.status.borrow_mut() = format!("{top} powered up");
+            *shared.status.borrow_mut() =
+                format!("{top} powered up ({back_end}; ready in {load_ms:.0} ms)");
         }
         BoardOutput::Failed(error) => {
             let was_loaded = shared.loaded.replace(false);

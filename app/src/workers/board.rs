@@ -73,6 +73,11 @@ pub enum BoardOutput {
     Loaded {
         top: String,
         cycle: u64,
+        /// What runs the cycles, in words for the page (and why not compiled, when it is not).
+        back_end: String,
+        /// Milliseconds from the netlist's text to a board ready to run its first cycle
+        /// (reading, power-up, and compiling when compiled).
+        load_ms: f64,
     },
     Failed(String),
     /// The board ran to `cycle`; `bytes` came out meanwhile (with the cycle each was complete).
@@ -93,8 +98,13 @@ pub enum BoardOutput {
     NoWaveform(String),
 }
 
-/// Cycles in one slice of running (a few milliseconds of work).
+/// Cycles in one slice of running: a few milliseconds of work on the interpreter, and on the
+/// compiled back end. Both are multiples of [`CHUNK`], so slices end where chunks do.
 const SLICE: u64 = 25_000;
+const COMPILED_SLICE: u64 = 500_000;
+/// The board's turn ends at the first multiple of this many cycles (from the slice's start)
+/// after its `}` and line feed: where the interpreter first looks at its output.
+const CHUNK: u64 = 1_000;
 /// Most cycles a waveform covers (about 40 ms of board time).
 const WAVEFORM_CYCLES: u64 = 2_000_000;
 
@@ -107,10 +117,22 @@ struct Stretch {
     end: u64,
 }
 
+/// What runs the board's cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackEnd {
+    /// The design compiled to WebAssembly (by the browser in wasm32, wasmtime natively), or the
+    /// interpreter when the generator does not cover it.
+    Compiled,
+    /// The interpreter: the reference, and the fallback.
+    Interpreter,
+}
+
 /// The emulated board and its run state, without any worker plumbing (tested in the browser
 /// by `app/tests/wasm_board.rs`).
 pub struct Bench {
     board: BoardEmulator,
+    /// What runs the cycles, for the page.
+    back_end: String,
     until: u64,
     /// Output since the last `}` (to stop at the end of a turn).
     after_brace: bool,
@@ -120,8 +142,14 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// Loads a netlist (the `reference` text when the request has none) and powers it up.
+    /// Loads a netlist (the `reference` text when the request has none), powers it up and
+    /// compiles it, or keeps the interpreter when the compiled back end does not cover it.
     pub fn load(request: &Load, reference: &str) -> Result<Bench, String> {
+        Bench::load_with(request, reference, BackEnd::Compiled)
+    }
+
+    /// [`Bench::load`] on a chosen back end.
+    pub fn load_with(request: &Load, reference: &str, back: BackEnd) -> Result<Bench, String> {
         let text = request.netlist.as_deref().unwrap_or(reference);
         let uart = UartConfig::new(CLOCK_HZ, u64::from(request.baud.max(1)))
             .with_stop_bits(request.stop_bits);
@@ -137,10 +165,18 @@ impl Bench {
             uart,
             ..BoardConfig::default()
         };
-        let board = BoardEmulator::from_json(text, config).map_err(|e| e.to_string())?;
+        let mut board = BoardEmulator::from_json(text, config).map_err(|e| e.to_string())?;
+        let back_end = match back {
+            BackEnd::Interpreter => "interpreter".to_owned(),
+            BackEnd::Compiled => match board.use_compiled() {
+                Ok(()) => "compiled to WebAssembly".to_owned(),
+                Err(why) => format!("interpreter: {why}"),
+            },
+        };
         Ok(Bench {
             until: board.cycle(),
             board,
+            back_end,
             after_brace: false,
             stop_at_turn_end: false,
             current: None,
@@ -152,6 +188,17 @@ impl Bench {
         self.board.simulator().top().to_owned()
     }
 
+    /// What runs the cycles: "compiled to WebAssembly", or "interpreter" and why.
+    pub fn back_end(&self) -> &str {
+        &self.back_end
+    }
+
+    /// Whether the compiled back end runs the cycles (the board falls back to the
+    /// interpreter for good if the compiled design ever fails).
+    pub fn is_compiled(&self) -> bool {
+        self.board.is_compiled()
+    }
+
     pub fn cycle(&self) -> u64 {
         self.board.cycle()
     }
@@ -161,14 +208,27 @@ impl Bench {
         self.board.cycle() < self.until || !self.board.send_idle()
     }
 
+    /// The board as it is now, for replaying a stretch (on the interpreter: a waveform
+    /// samples every cycle).
+    fn snapshot(&mut self) -> BoardEmulator {
+        let mut board = self.board.clone();
+        board.use_interpreter();
+        board
+    }
+
     pub fn send(&mut self, bytes: &[u8]) {
+        if self.current.is_none() {
+            let snapshot = self.snapshot();
+            self.current = Some(Stretch {
+                snapshot,
+                sends: Vec::new(),
+                end: self.board.cycle(),
+            });
+        }
         let cycle = self.board.cycle();
-        let stretch = self.current.get_or_insert_with(|| Stretch {
-            snapshot: self.board.clone(),
-            sends: Vec::new(),
-            end: cycle,
-        });
-        stretch.sends.push((cycle, bytes.to_vec()));
+        if let Some(stretch) = &mut self.current {
+            stretch.sends.push((cycle, bytes.to_vec()));
+        }
         self.board.send(bytes);
     }
 
@@ -176,8 +236,9 @@ impl Bench {
         self.until = self.until.max(cycle);
         self.stop_at_turn_end = true;
         if self.current.is_none() {
+            let snapshot = self.snapshot();
             self.current = Some(Stretch {
-                snapshot: self.board.clone(),
+                snapshot,
                 sends: Vec::new(),
                 end: self.board.cycle(),
             });
@@ -189,20 +250,42 @@ impl Bench {
     }
 
     /// Runs at most `cycles` cycles while there is running to do; returns the bytes sent.
+    ///
+    /// The board runs in chunks of [`CHUNK`] cycles from here, and whether to go on is decided
+    /// between chunks (a turn ends at the end of the chunk in which its line feed came out).
+    /// The compiled back end runs many chunks in one call but stops at the same cycle as the
+    /// interpreter, so the board plays the same game on either.
     pub fn run_slice(&mut self, cycles: u64) -> Vec<(u8, u64)> {
         let mut out = Vec::new();
-        let stop = self.board.cycle() + cycles;
-        while self.wants_to_run() && self.board.cycle() < stop {
-            let chunk = (stop - self.board.cycle()).min(1_000);
-            if self.board.run(chunk) > 0 {
-                for b in self.board.take_output() {
-                    out.push((b.byte, b.cycle));
-                    if self.after_brace && b.byte == b'\n' && self.stop_at_turn_end {
-                        self.until = self.board.cycle();
-                        self.stop_at_turn_end = false;
-                    }
-                    self.after_brace = b.byte == b'}';
+        let start = self.board.cycle();
+        let stop = start + cycles;
+        // The end of the chunk that the cycle before `cycle` belongs to.
+        let chunk_end = |cycle: u64| (start + (cycle - start).div_ceil(CHUNK) * CHUNK).min(stop);
+        let mut cycle = start;
+        while cycle < stop && (chunk_end(cycle) != cycle || self.wants_to_run()) {
+            let mut to = chunk_end(cycle + 1);
+            let compiled = self.board.is_compiled();
+            if compiled && self.board.send_idle() && self.until > to {
+                // Nothing is decided before the chunk that reaches `until`, or a byte (the
+                // compiled run stops at each).
+                to = chunk_end(self.until.min(stop));
+            }
+            let mut bytes = Vec::new();
+            if compiled {
+                // Stops right after a byte, to look at it where the interpreter would.
+                bytes.extend(self.board.run_until_byte(to - cycle));
+            } else {
+                self.board.run(to - cycle);
+            }
+            bytes.extend(self.board.take_output());
+            cycle = self.board.cycle();
+            for b in bytes {
+                out.push((b.byte, b.cycle));
+                if self.after_brace && b.byte == b'\n' && self.stop_at_turn_end {
+                    self.until = chunk_end(cycle);
+                    self.stop_at_turn_end = false;
                 }
+                self.after_brace = b.byte == b'}';
             }
         }
         if !self.wants_to_run()
@@ -320,12 +403,22 @@ mod worker {
             let started = js_sys::Date::now();
             let before = bench.cycle();
             let mut bytes = Vec::new();
+            let slice = if bench.is_compiled() {
+                COMPILED_SLICE
+            } else {
+                SLICE
+            };
             // About 20 ms of work per macrotask.
             while bench.wants_to_run() && js_sys::Date::now() - started < 20.0 {
-                bytes.extend(bench.run_slice(SLICE));
+                bytes.extend(bench.run_slice(slice));
                 if !bytes.is_empty() {
                     break;
                 }
+            }
+            if slice == COMPILED_SLICE && !bench.is_compiled() {
+                web_sys::console::error_1(
+                    &"emulated board: the compiled design failed; the interpreter goes on".into(),
+                );
             }
             let ran = bench.cycle() - before;
             let ms = js_sys::Date::now() - started;
@@ -351,12 +444,24 @@ mod worker {
             match input {
                 BoardInput::Load(load) => {
                     let reference = REFERENCE.with(Cell::get);
+                    let started = js_sys::Date::now();
                     match Bench::load(&load, reference) {
                         Ok(bench) => {
+                            let load_ms = js_sys::Date::now() - started;
                             let output = BoardOutput::Loaded {
                                 top: bench.top(),
                                 cycle: bench.cycle(),
+                                back_end: bench.back_end().to_owned(),
+                                load_ms,
                             };
+                            web_sys::console::log_1(
+                                &format!(
+                                    "emulated board {}: {}, ready in {load_ms:.0} ms",
+                                    bench.top(),
+                                    bench.back_end()
+                                )
+                                .into(),
+                            );
                             self.bench = Some(bench);
                             self.respond(scope, output);
                         }
