@@ -4,13 +4,15 @@ use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 // The VCD's times are hdl-sim's (`TIME_PER_CYCLE`), chosen to line up with an Icarus Verilog
 // testbench that does `initial clk = 0; always #5 clk = ~clk;` under `timescale 1ns`.
+use hdl_sim::wasm::{Compiled, CompiledError, Options, UartLink};
 use hdl_sim::{
-    Direction, Limits, Module, Simulator, TIME_PER_CYCLE, UartConfig, UartDriver, UartMonitor,
-    VcdSignal, VcdWriter,
+    Direction, Limits, Module, Simulator, StampedByte, TIME_PER_CYCLE, UartConfig, UartDriver,
+    UartMonitor, VcdSignal, VcdWriter,
 };
 
 #[derive(clap::Args)]
@@ -29,7 +31,14 @@ This is what Icarus Verilog's $dumpvars writes for a testbench driving the same 
 
 --uart-in BYTES: bytes with C escapes (\\n \\r \\t \\0 \\\\ \\xHH), e.g. 'w\\x08\\nl\\x0a\\ncr\\n{}\\n'. \
 They are sent back to back on the receive pin from cycle 0. Bytes the design sends on its transmit \
-pin are printed on stdout, one per line: `CYCLE 0xHH 'c'`.")]
+pin are printed on stdout, one per line: `CYCLE 0xHH 'c'`.
+
+Back ends: the design runs compiled to machine code (through WebAssembly) unless --interpret is \
+given, --vcd is given (a VCD needs the values between edges, which only the interpreter shows), or \
+the netlist has something the compiler does not cover yet (a note on stderr says so). Both give the \
+same values on every cycle. At the end, the speed goes to stderr (`N cycles in S s: R cycles/s \
+(BACKEND)`), or with --json to stdout as `{"cycles":N,"seconds":S,"backend":"compiled"}` (or \
+"interpreted"); S counts the cycles only, not loading or compiling.")]
 pub struct Args {
     /// The yosys JSON netlist (flattened with hdl/netlist.sh).
     netlist: PathBuf,
@@ -69,6 +78,28 @@ pub struct Args {
     /// many MiB.
     #[arg(long, default_value_t = Limits::DEFAULT_STATE_MIB, value_name = "MIB")]
     max_state_mib: u64,
+    /// Run the interpreter (hdl-sim's reference) instead of the compiled back end.
+    #[arg(long)]
+    interpret: bool,
+    /// Print the run's figures as one JSON object on stdout (see below).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Which back end ran the cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    Compiled,
+    Interpreted,
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Compiled => "compiled",
+            Backend::Interpreted => "interpreted",
+        }
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -173,10 +204,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
 
+    let mut compiled = None;
+    if !args.interpret {
+        let watched: Vec<_> = monitor.iter().map(|(probe, _)| probe).collect();
+        let why = if args.vcd.is_some() {
+            Some("--vcd shows the values between edges, which only the interpreter keeps".into())
+        } else {
+            match Compiled::with_options(&sim, &Options::default().watching(&watched)) {
+                Ok(c) => {
+                    compiled = Some(c);
+                    None
+                }
+                Err(CompiledError::Unsupported(why)) => Some(why.to_string()),
+                Err(e) => Some(e.to_string()),
+            }
+        };
+        if let Some(why) = why {
+            eprintln!("note: the interpreter runs this design: {why}");
+        }
+    }
+    let backend = if compiled.is_some() {
+        Backend::Compiled
+    } else {
+        Backend::Interpreted
+    };
+
     let mut out = crate::out::line();
     let mut monitor = monitor;
     let mut rx_level = true;
-    for k in 0..args.cycles {
+    let started = Instant::now();
+    // The interpreter runs every cycle here; with the compiled back end only the first (the
+    // initial falling edge and the VCD's first sample happen there), then the rest below.
+    let first = if compiled.is_some() {
+        args.cycles.min(1)
+    } else {
+        args.cycles
+    };
+    for k in 0..first {
         if let Some((pin, d)) = &mut driver {
             let level = d.next_level();
             if level != rx_level {
@@ -193,23 +257,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some((probe, m)) = &mut monitor
             && let Some(b) = m.sample(sim.get(probe) & 1 == 1, k)
         {
-            let shown = if b.byte.is_ascii_graphic() || b.byte == b' ' {
-                format!("'{}'", b.byte as char)
-            } else {
-                format!("'\\x{:02x}'", b.byte)
-            };
-            let flag = if b.framing_error {
-                " framing-error"
-            } else {
-                ""
-            };
-            writeln!(out, "{} 0x{:02x} {shown}{flag}", b.cycle, b.byte)?;
+            print_byte(&mut out, &b)?;
         }
         match &mut vcd {
             Some(v) => v.dump_cycle(&mut sim).with_context(vcd_context)?,
             None => sim.step(),
         }
     }
+    if let Some(c) = &mut compiled {
+        let link = UartLink {
+            rx: driver.as_mut().map(|(pin, d)| (*pin, d, &mut rx_level)),
+            tx: monitor.as_mut().map(|(probe, m)| (&*probe, m)),
+        };
+        let mut failed = Ok(());
+        c.run_uart(&mut sim, link, args.cycles - first, false, |b| {
+            if failed.is_ok() {
+                failed = print_byte(&mut out, &b);
+            }
+        })
+        .context("the compiled back end")?;
+        failed?;
+    }
+    let seconds = started.elapsed().as_secs_f64();
     if args.cycles == 0 {
         sim.initial_falling_edge();
         if let Some(v) = &mut vcd {
@@ -220,7 +289,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         v.finish(TIME_PER_CYCLE * args.cycles)
             .with_context(vcd_context)?;
     }
+    if args.json {
+        let figures = serde_json::json!({
+            "cycles": args.cycles,
+            "seconds": seconds,
+            "backend": backend.name(),
+        });
+        writeln!(out, "{figures}")?;
+    } else {
+        eprintln!(
+            "{} cycles in {seconds:.3} s: {:.0} cycles/s ({})",
+            args.cycles,
+            args.cycles as f64 / seconds.max(1e-9),
+            backend.name()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a byte the design sent: `CYCLE 0xHH 'c'`, flagged when its stop bit was low.
+fn print_byte(out: &mut impl std::io::Write, b: &StampedByte) -> std::io::Result<()> {
+    let shown = if b.byte.is_ascii_graphic() || b.byte == b' ' {
+        format!("'{}'", b.byte as char)
+    } else {
+        format!("'\\x{:02x}'", b.byte)
+    };
+    let flag = if b.framing_error {
+        " framing-error"
+    } else {
+        ""
+    };
+    writeln!(out, "{} 0x{:02x} {shown}{flag}", b.cycle, b.byte)
 }
 
 /// The explicitly named pin, else the first default the design has.

@@ -521,3 +521,64 @@ fn set_quotes_at_most_sixty_characters_and_names_the_bad_digit() {
         "quadrille: --set SW=0x1g: 'g' (character 4) is not a base-16 digit\n"
     );
 }
+
+/// The JSON figures `--json` prints as the last line of stdout, and the lines before it.
+fn json_run(netlist: &Path, args: &[&str]) -> (serde_json::Value, Vec<String>, String) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = sim(netlist, &all);
+    assert_success(&out);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut lines: Vec<String> = stdout.lines().map(str::to_string).collect();
+    let last = lines.pop().expect("a JSON line");
+    let figures: serde_json::Value = serde_json::from_str(&last).expect("JSON");
+    (figures, lines, String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn the_compiled_back_end_is_the_default_and_matches_the_interpreter() {
+    let args = ["--cycles", "30000", "--uart-in", r"w\x0a\n{}"];
+    let (compiled, bytes, err) = json_run(&design("loop.json"), &args);
+    assert_eq!(compiled["backend"], "compiled", "{err}");
+    assert_eq!(compiled["cycles"], 30000);
+    assert!(compiled["seconds"].as_f64().expect("seconds") > 0.0);
+    assert!(!err.contains("note:"), "{err}");
+    let mut with_flag = args.to_vec();
+    with_flag.push("--interpret");
+    let (interpreted, reference, _) = json_run(&design("loop.json"), &with_flag);
+    assert_eq!(interpreted["backend"], "interpreted");
+    assert_eq!(bytes.len(), 5, "{bytes:?}");
+    assert_eq!(bytes, reference, "the same bytes at the same cycles");
+}
+
+#[test]
+fn a_run_ends_with_its_speed_on_stderr() {
+    let out = sim(&design("cpu.json"), &["--cycles", "1000", "--set", "din=5"]);
+    assert_success(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1000 cycles in ") && err.contains("cycles/s (compiled)"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "figures go to stderr without --json");
+}
+
+#[test]
+fn a_design_the_compiler_does_not_cover_falls_back_to_the_interpreter_and_says_so() {
+    // pow.json has a 70-bit result.
+    let (figures, _, err) = json_run(&design("pow.json"), &["--cycles", "5"]);
+    assert_eq!(figures["backend"], "interpreted");
+    assert!(
+        err.contains("note: the interpreter runs this design") && err.contains("not compiled"),
+        "{err}"
+    );
+    // A VCD needs the interpreter too.
+    let dir = testkit::scratch_dir("cli");
+    let vcd = dir.path().join("x.vcd");
+    let (figures, _, err) = json_run(
+        &design("loop.json"),
+        &["--cycles", "5", "--vcd", vcd.to_str().unwrap()],
+    );
+    assert_eq!(figures["backend"], "interpreted");
+    assert!(err.contains("--vcd"), "{err}");
+}

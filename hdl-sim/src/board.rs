@@ -64,6 +64,9 @@ pub struct BoardEmulator {
     monitor: UartMonitor,
     output: VecDeque<StampedByte>,
     config: BoardConfig,
+    /// The compiled back end, once [`BoardEmulator::use_compiled`] chose it.
+    #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+    compiled: Option<crate::wasm::Compiled>,
 }
 
 /// Why a board cannot be emulated.
@@ -125,6 +128,8 @@ impl BoardEmulator {
             monitor: UartMonitor::new(config.uart),
             output: VecDeque::new(),
             config,
+            #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+            compiled: None,
         };
         if let Some(pin) = reset {
             let active = u64::from(!board.config.reset_active_low);
@@ -149,7 +154,8 @@ impl BoardEmulator {
     /// [`BoardEmulator::take_output`]).
     pub fn run(&mut self, cycles: u64) -> usize {
         let before = self.output.len();
-        for _ in 0..cycles {
+        let done = self.run_compiled(cycles, false);
+        for _ in done..cycles {
             self.tick();
         }
         self.output.len() - before
@@ -161,7 +167,11 @@ impl BoardEmulator {
         if let Some(b) = self.output.pop_front() {
             return Some(b);
         }
-        for _ in 0..max_cycles {
+        let done = self.run_compiled(max_cycles, true);
+        if let Some(b) = self.output.pop_front() {
+            return Some(b);
+        }
+        for _ in done..max_cycles {
             self.tick();
             if let Some(b) = self.output.pop_front() {
                 return Some(b);
@@ -198,6 +208,54 @@ impl BoardEmulator {
     /// The simulator inside, to probe signals or dump a VCD.
     pub fn simulator(&self) -> &Simulator {
         &self.sim
+    }
+
+    /// Runs the board on the compiled back end from now on (natively, through wasmtime): the
+    /// same cycles, the same bytes at the same cycles, many times faster on most designs.
+    /// An error (a design the generator does not cover yet) leaves the interpreter in charge.
+    #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+    pub fn use_compiled(&mut self) -> Result<(), crate::wasm::CompiledError> {
+        let options = crate::wasm::Options::default().watching(&[&self.tx]);
+        self.compiled = Some(crate::wasm::Compiled::with_options(&self.sim, &options)?);
+        Ok(())
+    }
+
+    /// Whether the compiled back end runs the board (see [`BoardEmulator::use_compiled`]).
+    pub fn is_compiled(&self) -> bool {
+        #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+        return self.compiled.is_some();
+        #[cfg(not(all(feature = "compiled", not(target_arch = "wasm32"))))]
+        false
+    }
+
+    /// Runs up to `max` cycles on the compiled back end, as many [`BoardEmulator::tick`]s
+    /// would (stopping after the cycle that completes a byte when `until_byte`); returns the
+    /// cycles run: 0 without a compiled back end. The state stays in the module while it runs
+    /// in chunks: until the receive line next changes level, the monitor next samples the
+    /// transmit line, or the transmit line changes (the module watches it).
+    #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
+    fn run_compiled(&mut self, max: u64, until_byte: bool) -> u64 {
+        let Some(c) = &mut self.compiled else {
+            return 0;
+        };
+        let output = &mut self.output;
+        let link = crate::wasm::UartLink {
+            rx: Some((self.rx_pin, &mut self.driver, &mut self.rx_level)),
+            tx: Some((&self.tx, &mut self.monitor)),
+        };
+        match c.run_uart(&mut self.sim, link, max, until_byte, |b| output.push_back(b)) {
+            Ok(done) => done,
+            Err(_) => {
+                // A trap is a defect of the generator: the interpreter takes over.
+                self.compiled = None;
+                0
+            }
+        }
+    }
+
+    #[cfg(not(all(feature = "compiled", not(target_arch = "wasm32"))))]
+    fn run_compiled(&mut self, _max: u64, _until_byte: bool) -> u64 {
+        0
     }
 
     #[inline]

@@ -447,6 +447,18 @@ impl Simulator {
         (&self.p, &self.arena, &self.mems)
     }
 
+    /// Where input `pin` lives: its signal's first arena word, the bit (for a one-bit handle)
+    /// and its width.
+    pub(crate) fn input_location(&self, pin: InputPin) -> (u32, Option<u32>, u32) {
+        let op = self.p.inputs[pin.index].1;
+        (op.off, pin.bit, op.width)
+    }
+
+    /// The arena bits a probe reads, and its constant bits.
+    pub(crate) fn probe_gather(probe: &Probe) -> &Gather {
+        &probe.gather
+    }
+
     /// The state, for the compiled module to write back.
     #[cfg_attr(
         not(all(feature = "compiled", not(target_arch = "wasm32"))),

@@ -83,6 +83,30 @@ impl UartDriver {
         self.queue.len()
     }
 
+    /// The pin level for the next clock cycle and for how many cycles from then on it stays
+    /// at least (`u64::MAX` when nothing is queued), without consuming any: a host that runs
+    /// many cycles at once drives the level, runs at most that many, then [`UartDriver::advance`]s.
+    pub fn peek(&self) -> (bool, u64) {
+        if self.bits_left > 0 {
+            (self.frame & 1 == 1, u64::from(self.cycles_left))
+        } else if self.queue.is_empty() {
+            (true, u64::MAX)
+        } else {
+            // The next frame's start bit.
+            (false, u64::from(self.config.cycles_per_bit))
+        }
+    }
+
+    /// Consumes `n` cycles, as `n` calls of [`UartDriver::next_level`] would.
+    pub fn advance(&mut self, n: u64) {
+        for _ in 0..n {
+            if self.idle() {
+                return;
+            }
+            self.next_level();
+        }
+    }
+
     /// The pin level for the next clock cycle.
     #[inline]
     pub fn next_level(&mut self) -> bool {
@@ -139,6 +163,15 @@ impl UartMonitor {
             byte: 0,
             next_bit: 0,
         }
+    }
+
+    /// The next cycle at which [`UartMonitor::sample`] must see the pin even if it has not
+    /// changed (the middle of the next bit while a frame is read); `None` while waiting for a
+    /// start bit, when only a change matters.
+    pub fn next_sample(&self) -> Option<u64> {
+        let start = self.start?;
+        let cpb = u64::from(self.config.cycles_per_bit);
+        Some(start + u64::from(self.next_bit) * cpb + cpb / 2)
     }
 
     /// Feeds the pin level during `cycle`; returns a byte when its stop bit has been sampled.

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use hdl_sim::wasm::{Compiled, CompiledError};
-use hdl_sim::{Direction, Simulator};
+use hdl_sim::wasm::{Compiled, CompiledError, Options};
+use hdl_sim::{BoardConfig, BoardEmulator, Direction, Simulator};
 
 struct Rng(u64);
 
@@ -33,12 +33,30 @@ fn snapshot(sim: &Simulator) -> Vec<(String, Vec<u64>)> {
     out
 }
 
-/// Runs `sim` on both back ends for about `cycles` cycles under random inputs, comparing
-/// every signal after every run. `Err` when the design is not compiled yet.
+/// Runs `sim` on both back ends (the compiled one with and without change tracking) for about
+/// `cycles` cycles under random inputs, comparing every signal after every run. `Err` when the
+/// design is not compiled yet.
 fn compare(name: &str, sim: Simulator, seed: u64, cycles: u64) -> Result<(), CompiledError> {
+    for tracking in [true, false] {
+        let options = Options {
+            tracking,
+            ..Options::default()
+        };
+        compare_with(name, sim.clone(), seed, cycles, &options)?;
+    }
+    Ok(())
+}
+
+fn compare_with(
+    name: &str,
+    sim: Simulator,
+    seed: u64,
+    cycles: u64,
+    options: &Options,
+) -> Result<(), CompiledError> {
     let mut interp = sim.clone();
     let mut comp = sim;
-    let mut compiled = Compiled::new(&comp)?;
+    let mut compiled = Compiled::with_options(&comp, options)?;
     let inputs: Vec<(String, u32)> = comp
         .ports()
         .into_iter()
@@ -81,7 +99,7 @@ fn compare(name: &str, sim: Simulator, seed: u64, cycles: u64) -> Result<(), Com
         for ((name_a, va), (_, vb)) in a.iter().zip(&b) {
             assert_eq!(
                 va, vb,
-                "{name}: {name_a} differs after cycle {done} (interpreter, compiled)"
+                "{name}: {name_a} differs after cycle {done} (interpreter, compiled; {options:?})"
             );
         }
         // The interpreter continues from the compiled state as well.
@@ -138,6 +156,90 @@ fn the_reference_player_matches_the_interpreter() {
     let text = include_str!("../../hdl/netlist/de2_115_top.json");
     let sim = Simulator::from_json(text, Some("CLOCK_50")).expect("reference netlist");
     compare("de2_115_top", sim, 7, 20_000).expect("the reference player compiles");
+}
+
+/// The reference player as a board, set up for a game it moves first in.
+fn player_board(compiled: bool) -> BoardEmulator {
+    let config = BoardConfig {
+        switch_value: 2,
+        ..BoardConfig::default()
+    };
+    let mut board =
+        BoardEmulator::from_json(hdl_sim::reference::NETLIST, config).expect("reference player");
+    if compiled {
+        board.use_compiled().expect("the player compiles");
+    }
+    assert_eq!(board.is_compiled(), compiled);
+    board.send(b"w\x08\nl\x0a\ncr\n{}\n");
+    board
+}
+
+#[test]
+fn the_compiled_board_sends_the_same_bytes_at_the_same_cycles() {
+    let (mut interp, mut comp) = (player_board(false), player_board(true));
+    // In slices of odd lengths, so that runs end inside frames and inside bits.
+    let mut sent = 0;
+    for slice in [1u64, 433, 5_000, 77_777, 400_000, 1_000_000, 1_500_000] {
+        let (a, b) = (interp.run(slice), comp.run(slice));
+        assert_eq!(a, b, "bytes in a slice of {slice}");
+        let (a, b) = (interp.take_output(), comp.take_output());
+        assert_eq!(a, b, "the bytes and their cycles");
+        sent += a.len();
+        assert_eq!(interp.cycle(), comp.cycle());
+        for port in interp.simulator().ports() {
+            let probe = interp.simulator().probe(&port.name).unwrap();
+            assert_eq!(
+                interp.simulator().get_wide(&probe),
+                comp.simulator().get_wide(&probe),
+                "{} after cycle {}",
+                port.name,
+                interp.cycle()
+            );
+        }
+    }
+    assert!(sent > 0, "the player answered its first turn");
+    // Byte by byte as well: run_until_byte stops after the same cycle.
+    let (mut interp, mut comp) = (player_board(false), player_board(true));
+    loop {
+        let (a, b) = (
+            interp.run_until_byte(3_000_000),
+            comp.run_until_byte(3_000_000),
+        );
+        assert_eq!(a, b);
+        assert_eq!(interp.cycle(), comp.cycle());
+        if a.is_none_or(|b| b.byte == b'\n') {
+            break;
+        }
+    }
+}
+
+#[test]
+fn a_watched_bit_ends_a_run_after_the_cycle_it_changed() {
+    // The loop design's LEDG adds SW every cycle: still while SW = 0.
+    let text = include_str!("designs/loop.json");
+    let mut sim = Simulator::from_json(text, Some("CLOCK_50")).expect("loop");
+    sim.set_by_name("KEY", 0xf).unwrap();
+    let (ledg, sw) = (sim.probe("LEDG").unwrap(), sim.input("SW").unwrap());
+    let options = Options::default().watching(&[&ledg]);
+    let mut compiled = Compiled::with_options(&sim, &options).expect("loop compiles");
+    compiled.load(&sim).unwrap();
+    assert_eq!(compiled.run_loaded(50).unwrap(), 50, "LEDG stays 0");
+    compiled.set_loaded(&sim, sw, 3);
+    assert_eq!(compiled.run_loaded(0).unwrap(), 0, "run(0) only settles");
+    assert_eq!(compiled.run_loaded(1000).unwrap(), 1, "LEDG changes at once");
+    assert_eq!(compiled.get_loaded(&ledg), 3);
+    compiled.set_loaded(&sim, sw, 0);
+    assert_eq!(compiled.run_loaded(70).unwrap(), 70);
+    compiled.store(&mut sim);
+    assert_eq!(sim.cycle(), 121);
+    assert_eq!(sim.get(&ledg), 3);
+
+    // Unwatched, a run goes to its end however LEDG moves.
+    sim.set(sw, 1).unwrap();
+    let mut unwatched = Compiled::new(&sim).expect("loop compiles");
+    unwatched.load(&sim).unwrap();
+    assert_eq!(unwatched.run_loaded(1000).unwrap(), 1000);
+    assert_eq!(unwatched.get_loaded(&ledg), (3 + 1000) % 256);
 }
 
 #[test]
@@ -199,6 +301,7 @@ mod random {
         "$mod",
         "$divfloor",
         "$modfloor",
+        "$pow",
         "$mux",
         "$bwmux",
         "$pmux",

@@ -61,6 +61,9 @@ pub struct Args {
     /// Write every byte exchanged, with its direction and time, to this file.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Emulate `sim` boards with hdl-sim's interpreter instead of its compiled back end.
+    #[arg(long)]
+    interpret: bool,
 }
 
 /// After a game, input is read and dropped this long before the next game starts, so a late
@@ -78,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut rng = SplitMix64::new(seed);
+    crate::transport::sim::interpret_boards(args.interpret);
     let line = args.line.settings();
     let mut log = Log::open(args.log.as_deref())?;
     let mut records = match &args.record {

@@ -21,6 +21,7 @@
 //! then has lost on time anyway.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -45,8 +46,18 @@ pub const GIVE_UP_CYCLES: u64 = 1 << 26;
 /// How far simulated time may run ahead of the wall clock.
 const SLACK: Duration = Duration::from_millis(1);
 
+/// Whether boards run on hdl-sim's interpreter (`--interpret`) rather than its compiled back end.
+static INTERPRET: AtomicBool = AtomicBool::new(false);
+
+/// Makes every board loaded from now on run on the interpreter (`true`) or compiled (`false`,
+/// the default).
+pub fn interpret_boards(interpret: bool) {
+    INTERPRET.store(interpret, Ordering::Relaxed);
+}
+
 /// Loads `netlist` (yosys JSON) as a board with slide switches `switches` and the line settings
-/// `line`, ready for [`serve`].
+/// `line`, ready for [`serve`]: compiled to machine code unless [`interpret_boards`] said
+/// otherwise or the compiler does not cover the design (a note on stderr then says so).
 pub fn board(netlist: &str, switches: u64, line: LineSettings) -> anyhow::Result<BoardEmulator> {
     let config = BoardConfig {
         clock_hz: CLOCK_HZ,
@@ -55,7 +66,13 @@ pub fn board(netlist: &str, switches: u64, line: LineSettings) -> anyhow::Result
             .with_stop_bits(line.stop_bits.count()),
         ..BoardConfig::default()
     };
-    Ok(BoardEmulator::from_json(netlist, config)?)
+    let mut board = BoardEmulator::from_json(netlist, config)?;
+    if !INTERPRET.load(Ordering::Relaxed)
+        && let Err(why) = board.use_compiled()
+    {
+        eprintln!("note: the board's design runs on the interpreter: {why}");
+    }
+    Ok(board)
 }
 
 /// Serves `board` on an in-process wire until the referee closes it.

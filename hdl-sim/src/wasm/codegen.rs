@@ -1,12 +1,20 @@
 //! [`Program`] → WebAssembly bytes.
 //!
-//! The module exports its memory as `mem` and one function, `run(n: i64)`, which runs `n`
-//! clock cycles exactly as [`crate::Simulator::step`] does: for each half of the cycle, the
-//! clock bit is driven (nothing happens when it already has that level), the elements of that
-//! edge sample the settled values and are then written, and every instruction is evaluated in
-//! order.
+//! The module's interface (exports, memory layout, what `run` returns) is [`crate::wasm`]'s
+//! [`WasmModule`](super::WasmModule); what is covered is listed there, and [`check`] refuses the
+//! rest before anything is emitted.
 //!
-//! What is covered is listed in [`crate::wasm`]; [`check`] refuses the rest.
+//! # Skipping what did not change
+//!
+//! With [`Options::tracking`] (the default) the code does what the interpreter does, at a
+//! coarser grain: instructions are cut, in evaluation order, into *blocks* of [`BLOCK`], and
+//! blocks into *groups* of [`GROUP`] blocks (one function each). A block runs only when one of
+//! its inputs changed: an instruction whose result differs from the stored one sets the flag of
+//! every later block that reads it (readers in its own block run anyway, after it). Registers
+//! are cut into *chunks* per clock edge the same way: a chunk is staged only when one of its
+//! registers' inputs changed. Memory ports are evaluated at every edge. A design doing little
+//! (the reference player waiting for a byte) then costs a few flag tests a cycle; a busy one
+//! pays a compare per instruction whose readers lie in other blocks.
 
 use wasm_encoder::{
     BlockType, CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction,
@@ -16,29 +24,20 @@ use wasm_encoder::{
 use crate::compile::{Control, Inst, Kind, Operand, Program};
 use crate::ops::{BinOp, UnOp, mask};
 
-/// Why a program cannot be compiled (yet): the caller runs it with the interpreter.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Unsupported {
-    /// A combinational instruction (numbered in evaluation order) of a kind or width the
-    /// generator does not handle.
-    #[error("instruction {index} ({what}) is not compiled yet")]
-    Instruction { index: usize, what: String },
-    /// A register, memory or port the generator does not handle.
-    #[error("{0} is not compiled yet")]
-    State(String),
-    /// The state does not fit in a 32-bit WebAssembly memory.
-    #[error("the design's state ({0} bytes) does not fit in a WebAssembly memory")]
-    TooBig(u64),
-}
+use super::{Unsupported, WasmModule, Watch};
 
-/// A generated module and where it keeps the memories.
+/// Instructions per change-tracked block.
+pub(crate) const BLOCK: usize = 16;
+/// Blocks per group (one function of the module).
+pub(crate) const GROUP: usize = 16;
+/// Registers per change-tracked chunk.
+pub(crate) const CHUNK: usize = 8;
+
+/// How to generate: see [`crate::wasm::Options`].
 #[derive(Clone, Debug)]
-pub struct WasmModule {
-    /// The module: exports `mem` (the state) and `run(n: i64)` (runs `n` cycles).
-    pub bytes: Vec<u8>,
-    /// Per memory of the design (in the simulator's order): the byte offset of its row 0 in
-    /// `mem`, one little-endian word per row. The arena starts at byte 0.
-    pub memory_bases: Vec<u32>,
+pub(crate) struct Options {
+    pub watch: Vec<Watch>,
+    pub tracking: bool,
 }
 
 const I64: u32 = 3; // log2 of the alignment of an i64 access
@@ -51,40 +50,50 @@ fn at(offset: u64) -> MemArg {
     }
 }
 
+fn byte(offset: u64) -> MemArg {
+    MemArg {
+        offset,
+        align: 0,
+        memory_index: 0,
+    }
+}
+
 /// Generates the module for `p` (whose `arena_init` may already have moved out: only its
 /// length, `arena_words`, is needed).
-pub(crate) fn generate(p: &Program, arena_words: usize) -> Result<WasmModule, Unsupported> {
+pub(crate) fn generate(
+    p: &Program,
+    arena_words: usize,
+    opts: &Options,
+) -> Result<WasmModule, Unsupported> {
     check(p)?;
-    let mut base = arena_words as u64 * 8;
-    let mut mem_base = Vec::with_capacity(p.memories.len());
-    for m in &p.memories {
-        mem_base.push(u32::try_from(base).map_err(|_| Unsupported::TooBig(base))?);
-        base += u64::from(m.size) * 8;
+    let plan = Plan::new(p, arena_words, opts.tracking)?;
+    let ngroups = plan.groups.len();
+    let mut funcs: Vec<Function> = Vec::with_capacity(1 + ngroups);
+    {
+        let mut g = Gen::new(p, &plan, opts, Function::new([(LOCALS + opts.watch.len() as u32, ValType::I64)]));
+        g.run();
+        funcs.push(g.f);
     }
-    let stage_base = base;
-    let stages = p.regs.len() + p.reads.len();
-    let total = stage_base + stages as u64 * 8;
-    if total > u64::from(u32::MAX) {
-        return Err(Unsupported::TooBig(total));
+    for k in 0..ngroups {
+        let mut g = Gen::new(p, &plan, opts, Function::new([(LOCALS, ValType::I64)]));
+        g.group(k);
+        funcs.push(g.f);
     }
-    let g = Gen {
-        p,
-        mem_base: &mem_base,
-        stage_base,
-        f: Function::new([(5, ValType::I64)]),
-    };
-    let run = g.run();
 
     let mut module = Module::new();
     let mut types = TypeSection::new();
-    types.ty().function([ValType::I64], []);
+    types.ty().function([ValType::I64], [ValType::I64]);
+    types.ty().function([], []);
     module.section(&types);
-    let mut funcs = FunctionSection::new();
-    funcs.function(0);
-    module.section(&funcs);
+    let mut fs = FunctionSection::new();
+    fs.function(0);
+    for _ in 0..ngroups {
+        fs.function(1);
+    }
+    module.section(&fs);
     let mut mems = MemorySection::new();
     mems.memory(MemoryType {
-        minimum: total.div_ceil(65536).max(1),
+        minimum: plan.total.div_ceil(65536).max(1),
         maximum: None,
         memory64: false,
         shared: false,
@@ -96,11 +105,15 @@ pub(crate) fn generate(p: &Program, arena_words: usize) -> Result<WasmModule, Un
     exports.export("run", ExportKind::Func, 0);
     module.section(&exports);
     let mut code = CodeSection::new();
-    code.function(&run);
+    for f in &funcs {
+        code.function(f);
+    }
     module.section(&code);
     Ok(WasmModule {
         bytes: module.finish(),
-        memory_bases: mem_base,
+        memory_bases: plan.mem_base.clone(),
+        arena_words: arena_words as u32,
+        state_bytes: plan.total as u32,
     })
 }
 
@@ -126,7 +139,6 @@ fn check(p: &Program) -> Result<(), Unsupported> {
             )));
         }
         match inst.kind {
-            Kind::Bin(BinOp::Pow) => return Err(refuse(&kind_name(inst.kind))),
             Kind::MemRead(m) if p.memories[m as usize].width > 64 => {
                 return Err(refuse("a read of a memory wider than 64 bits"));
             }
@@ -187,22 +199,134 @@ fn kind_name(kind: Kind) -> String {
     }
 }
 
-struct Gen<'p> {
-    p: &'p Program,
-    mem_base: &'p [u32],
+/// Where everything lives, and which flags a change of each signal sets.
+struct Plan {
+    tracking: bool,
+    mem_base: Vec<u32>,
+    /// Byte offset of the staging words: one per register, then one per synchronous read port.
     stage_base: u64,
-    f: Function,
+    /// Byte offsets of the flag bytes: per block, per group, per chunk, and per chunk "staged
+    /// at this edge".
+    block_flag: u64,
+    group_flag: u64,
+    chunk_flag: u64,
+    staged_flag: u64,
+    flags_end: u64,
+    total: u64,
+    /// Instruction ranges of the groups, and of each group's blocks.
+    groups: Vec<Vec<(usize, usize)>>,
+    /// Per clock polarity (rising first): chunks of register indices.
+    chunks: [Vec<Vec<usize>>; 2],
+    /// Per register: its chunk number (over both polarities), if clocked.
+    reg_chunk: Vec<Option<usize>>,
 }
 
-/// Scratch locals of `run`.
-const N: u32 = 0; // the parameter: cycles left
-const T0: u32 = 1;
+impl Plan {
+    fn new(p: &Program, arena_words: usize, tracking: bool) -> Result<Plan, Unsupported> {
+        let mut base = arena_words as u64 * 8;
+        let mut mem_base = Vec::with_capacity(p.memories.len());
+        for m in &p.memories {
+            mem_base.push(u32::try_from(base).map_err(|_| Unsupported::TooBig(base))?);
+            base += u64::from(m.size) * 8;
+        }
+        let stage_base = base;
+        base += (p.regs.len() + p.reads.len()) as u64 * 8;
+
+        let n = p.insts.len();
+        let blocks: Vec<(usize, usize)> = (0..n)
+            .step_by(BLOCK)
+            .map(|s| (s, (s + BLOCK).min(n)))
+            .collect();
+        let groups: Vec<Vec<(usize, usize)>> =
+            blocks.chunks(GROUP).map(<[(usize, usize)]>::to_vec).collect();
+        let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
+        let mut reg_chunk = vec![None; p.regs.len()];
+        for (k, posedge) in [true, false].into_iter().enumerate() {
+            let regs: Vec<usize> = (0..p.regs.len())
+                .filter(|&r| p.regs[r].clocked && p.regs[r].posedge == posedge)
+                .collect();
+            for c in regs.chunks(CHUNK) {
+                chunks[k].push(c.to_vec());
+            }
+        }
+        let nchunks = chunks[0].len() + chunks[1].len();
+        for (c, regs) in chunks.iter().flatten().enumerate() {
+            for &r in regs {
+                reg_chunk[r] = Some(c);
+            }
+        }
+        let block_flag = base;
+        let group_flag = block_flag + blocks.len() as u64;
+        let chunk_flag = group_flag + groups.len() as u64;
+        let staged_flag = chunk_flag + nchunks as u64;
+        let flags_end = (staged_flag + nchunks as u64).next_multiple_of(8);
+        let total = flags_end;
+        if total > u64::from(u32::MAX) {
+            return Err(Unsupported::TooBig(total));
+        }
+        Ok(Plan {
+            tracking,
+            mem_base,
+            stage_base,
+            block_flag,
+            group_flag,
+            chunk_flag,
+            staged_flag,
+            flags_end,
+            total,
+            groups,
+            chunks,
+            reg_chunk,
+        })
+    }
+
+    fn block_of(&self, inst: usize) -> usize {
+        inst / BLOCK
+    }
+
+    fn group_of_block(&self, block: usize) -> usize {
+        block / GROUP
+    }
+
+    fn stage_slot(&self, k: usize) -> u64 {
+        self.stage_base + k as u64 * 8
+    }
+}
+
+/// Scratch locals (local 0 is `run`'s parameter, unused elsewhere).
+const N: u32 = 0; // the parameter: cycles asked for
 const T1: u32 = 2;
 const ROW: u32 = 3;
 const T2: u32 = 4;
 const T3: u32 = 5;
+const V: u32 = 6;
+const COUNT: u32 = 7;
+/// Locals declared in every function beyond local 0 (the watches follow in `run`).
+const LOCALS: u32 = 7;
+const WATCH0: u32 = 8;
 
-impl Gen<'_> {
+/// The instruction that emitted a mark, so that marks of its own block (which runs on after
+/// it) and of blocks later in its own group (whose flags are still to be tested) stay light.
+#[derive(Clone, Copy)]
+enum Origin {
+    Edge,
+    Inst(usize),
+}
+
+struct Gen<'p> {
+    p: &'p Program,
+    plan: &'p Plan,
+    opts: &'p Options,
+    f: Function,
+}
+
+impl<'p> Gen<'p> {
+    fn new(p: &'p Program, plan: &'p Plan, opts: &'p Options, f: Function) -> Gen<'p> {
+        Gen { p, plan, opts, f }
+    }
+
+    // -- emit helpers --------------------------------------------------------------------
+
     fn i(&mut self, ins: Instruction<'_>) -> &mut Self {
         self.f.instruction(&ins);
         self
@@ -212,16 +336,41 @@ impl Gen<'_> {
         self.i(Instruction::I64Const(v as i64))
     }
 
+    fn get(&mut self, local: u32) -> &mut Self {
+        self.i(Instruction::LocalGet(local))
+    }
+
+    fn set(&mut self, local: u32) -> &mut Self {
+        self.i(Instruction::LocalSet(local))
+    }
+
+    /// Pushes the i64 at byte `addr`.
+    fn load_at(&mut self, addr: u64) -> &mut Self {
+        self.i(Instruction::I32Const(0))
+            .i(Instruction::I64Load(at(addr)))
+    }
+
     /// Pushes arena word `off`.
     fn word(&mut self, off: u32) -> &mut Self {
-        self.i(Instruction::I32Const(0))
-            .i(Instruction::I64Load(at(u64::from(off) * 8)))
+        self.load_at(u64::from(off) * 8)
+    }
+
+    /// Stores what `value` pushes at byte `addr`.
+    fn store_at(&mut self, addr: u64, value: impl FnOnce(&mut Self)) -> &mut Self {
+        self.i(Instruction::I32Const(0));
+        value(self);
+        self.i(Instruction::I64Store(at(addr)))
     }
 
     /// Pushes an operand's value (its low `width` bits).
     fn read(&mut self, op: &Operand) -> &mut Self {
         self.word(op.off);
         self.and_mask(op.width)
+    }
+
+    /// Pushes an operand's value extended to 64 bits.
+    fn read_ext(&mut self, op: &Operand, signed: bool) -> &mut Self {
+        self.read(op).extend(op.width, signed)
     }
 
     fn and_mask(&mut self, width: u32) -> &mut Self {
@@ -245,22 +394,60 @@ impl Gen<'_> {
         self
     }
 
-    /// Pops a value into arena word `off`.
-    fn store_word(&mut self, off: u32) -> &mut Self {
-        self.i(Instruction::LocalSet(T0))
-            .i(Instruction::I32Const(0))
-            .i(Instruction::LocalGet(T0))
-            .i(Instruction::I64Store(at(u64::from(off) * 8)))
+    fn not(&mut self) -> &mut Self {
+        self.c(u64::MAX).i(Instruction::I64Xor)
+    }
+
+    /// i64 → i32: is it non-zero?
+    fn nonzero(&mut self) -> &mut Self {
+        self.i(Instruction::I64Eqz).i(Instruction::I32Eqz)
+    }
+
+    /// Pushes bit 0 of arena word `off` as an i32.
+    fn bit0(&mut self, off: u32) -> &mut Self {
+        self.word(off)
+            .c(1)
+            .i(Instruction::I64And)
+            .i(Instruction::I32WrapI64)
     }
 
     /// Pushes whether a one-bit control is active, as an i32.
     fn active(&mut self, c: &Control) -> &mut Self {
-        self.word(c.sig.off).c(1).i(Instruction::I64And);
-        if c.active_high {
-            self.i(Instruction::I64Eqz).i(Instruction::I32Eqz)
-        } else {
-            self.i(Instruction::I64Eqz)
+        self.bit0(c.sig.off);
+        if !c.active_high {
+            self.i(Instruction::I32Eqz);
         }
+        self
+    }
+
+    /// The value on the stack, replaced by `val` when `cond` (an i32) is true.
+    fn replace_if(&mut self, val: &Operand, cond: impl FnOnce(&mut Self)) -> &mut Self {
+        self.set(T1).read(val).get(T1);
+        cond(self);
+        self.i(Instruction::Select)
+    }
+
+    /// `value <op> amount`, or 0 when the amount (pushed by `amount`) is 64 or more.
+    fn shift_or_zero(&mut self, op: Instruction<'static>, amount: impl FnOnce(&mut Self)) {
+        amount(self);
+        self.i(Instruction::LocalTee(T1))
+            .i(op)
+            .c(0)
+            .get(T1)
+            .c(64)
+            .i(Instruction::I64LtU)
+            .i(Instruction::Select);
+    }
+
+    /// The row value on the stack merged with a write port's data under its enable bits.
+    fn merge_enabled(&mut self, en: u32, data: u32) -> &mut Self {
+        self.word(en)
+            .not()
+            .i(Instruction::I64And)
+            .word(data)
+            .word(en)
+            .i(Instruction::I64And)
+            .i(Instruction::I64Or)
     }
 
     /// `cond ? then : else`, where `cond` (i32) is on the stack and the branches push an i64.
@@ -272,62 +459,158 @@ impl Gen<'_> {
         self.i(Instruction::End);
     }
 
-    /// Pushes `(value >> shift) & mask(len)` for `len` bits at bit `bit` of the value at arena
-    /// word `off` (the interpreter's `extract`).
-    fn extract(&mut self, off: u32, bit: u32, len: u32) -> &mut Self {
-        if len == 0 {
-            return self.c(0);
-        }
-        let w = off + bit / 64;
-        let sh = bit % 64;
-        self.word(w);
-        if sh != 0 {
-            self.c(u64::from(sh)).i(Instruction::I64ShrU);
-            if sh + len > 64 {
-                self.word(w + 1)
-                    .c(u64::from(64 - sh))
-                    .i(Instruction::I64Shl)
-                    .i(Instruction::I64Or);
-            }
-        }
-        self.and_mask(len)
+    /// Runs `body` when the flag byte at `addr` is set, clearing it first.
+    fn if_flag(&mut self, addr: u64, body: impl FnOnce(&mut Self)) {
+        self.i(Instruction::I32Const(0))
+            .i(Instruction::I32Load8U(byte(addr)))
+            .i(Instruction::If(BlockType::Empty));
+        self.put_flag(addr, 0);
+        body(self);
+        self.i(Instruction::End);
     }
 
-    fn run(mut self) -> Function {
+    fn put_flag(&mut self, addr: u64, v: i32) {
+        self.i(Instruction::I32Const(0))
+            .i(Instruction::I32Const(v))
+            .i(Instruction::I32Store8(byte(addr)));
+    }
+
+    // -- change tracking -------------------------------------------------------------------
+
+    /// Sets the flags of what reads signal `sig` (emitted where it changed, from `from`).
+    fn mark(&mut self, sig: u32, from: Origin) {
+        let (p, plan) = (self.p, self.plan);
+        let s = sig as usize;
+        let mut blocks: Vec<usize> = p.inst_fanout
+            [p.inst_fanout_start[s] as usize..p.inst_fanout_start[s + 1] as usize]
+            .iter()
+            .map(|&i| plan.block_of(i as usize))
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut groups = Vec::new();
+        for b in blocks {
+            let g = plan.group_of_block(b);
+            match from {
+                Origin::Inst(i) if plan.block_of(i) == b => continue,
+                Origin::Inst(i) if plan.group_of_block(plan.block_of(i)) == g => {}
+                _ => groups.push(g),
+            }
+            self.put_flag(plan.block_flag + b as u64, 1);
+        }
+        groups.dedup();
+        for g in groups {
+            self.put_flag(plan.group_flag + g as u64, 1);
+        }
+        let mut chunks: Vec<usize> = p.reg_fanout
+            [p.reg_fanout_start[s] as usize..p.reg_fanout_start[s + 1] as usize]
+            .iter()
+            .filter_map(|&r| plan.reg_chunk.get(r as usize).copied().flatten())
+            .collect();
+        chunks.sort_unstable();
+        chunks.dedup();
+        for c in chunks {
+            self.put_flag(plan.chunk_flag + c as u64, 1);
+        }
+    }
+
+    /// Whether a change of `sig` (made by instruction `i`) must set any flag.
+    fn needs_mark(&self, sig: u32, i: usize) -> bool {
+        let (p, plan) = (self.p, self.plan);
+        let s = sig as usize;
+        let own = plan.block_of(i);
+        p.inst_fanout[p.inst_fanout_start[s] as usize..p.inst_fanout_start[s + 1] as usize]
+            .iter()
+            .any(|&r| plan.block_of(r as usize) != own)
+            || p.reg_fanout[p.reg_fanout_start[s] as usize..p.reg_fanout_start[s + 1] as usize]
+                .iter()
+                .any(|&r| plan.reg_chunk.get(r as usize).copied().flatten().is_some())
+    }
+
+    /// Pops a value into the i64 at byte `addr`; with tracking, only when it differs, then
+    /// marking the readers of `sig`.
+    fn update(&mut self, addr: u64, sig: u32, from: Origin, tracked: bool) {
+        if !(self.plan.tracking && tracked) {
+            self.set(V).store_at(addr, |g| {
+                g.get(V);
+            });
+            return;
+        }
+        self.i(Instruction::LocalTee(V))
+            .load_at(addr)
+            .i(Instruction::I64Ne)
+            .i(Instruction::If(BlockType::Empty));
+        self.store_at(addr, |g| {
+            g.get(V);
+        });
+        self.mark(sig, from);
+        self.i(Instruction::End);
+    }
+
+    // -- the module's functions ------------------------------------------------------------
+
+    /// `run(n)`: settle everything, then up to `n` cycles.
+    fn run(&mut self) {
         let p = self.p;
-        let has_posedge = p.regs.iter().any(|r| r.posedge && r.clocked)
-            || p.reads.iter().any(|r| r.posedge)
-            || p.writes.iter().any(|w| w.posedge);
-        let has_negedge = p.regs.iter().any(|r| !r.posedge && r.clocked)
-            || p.reads.iter().any(|r| !r.posedge)
-            || p.writes.iter().any(|w| !w.posedge);
-        // block { loop { if n == 0 break; n -= 1; cycle; continue } }
+        let has_edge = |posedge: bool| {
+            p.regs.iter().any(|r| r.posedge == posedge && r.clocked)
+                || p.reads.iter().any(|r| r.posedge == posedge)
+                || p.writes.iter().any(|w| w.posedge == posedge)
+        };
+        let has_edge = [has_edge(true), has_edge(false)];
+        // Every flag up: whatever the host changed takes effect, every register is staged.
+        if self.plan.tracking {
+            let ones = 0x0101_0101_0101_0101u64;
+            let mut a = self.plan.block_flag & !7;
+            while a < self.plan.flags_end {
+                self.store_at(a, |g| {
+                    g.c(ones);
+                });
+                a += 8;
+            }
+            // The staged flags are set only while an edge runs.
+            for c in 0..self.plan.chunks[0].len() + self.plan.chunks[1].len() {
+                self.put_flag(self.plan.staged_flag + c as u64, 0);
+            }
+        }
+        self.settle();
+        for (k, w) in self.opts.watch.iter().enumerate() {
+            self.word(w.word)
+                .c(w.mask)
+                .i(Instruction::I64And)
+                .set(WATCH0 + k as u32);
+        }
+        self.c(0).set(COUNT);
+        // block { loop { if count >= n break; count += 1; cycle; if a watch changed break } }
         self.i(Instruction::Block(BlockType::Empty))
             .i(Instruction::Loop(BlockType::Empty))
-            .i(Instruction::LocalGet(N))
-            .i(Instruction::I64Eqz)
+            .get(COUNT)
+            .get(N)
+            .i(Instruction::I64GeU)
             .i(Instruction::BrIf(1))
-            .i(Instruction::LocalGet(N))
+            .get(COUNT)
             .c(1)
-            .i(Instruction::I64Sub)
-            .i(Instruction::LocalSet(N));
-        for level in [true, false] {
-            let edge = if level { has_posedge } else { has_negedge };
+            .i(Instruction::I64Add)
+            .set(COUNT);
+        for (k, level) in [true, false].into_iter().enumerate() {
+            let edge = has_edge[k];
             match p.clock {
                 Some((idx, bit)) => {
                     let op = p.inputs[idx].1;
                     let w = op.off + bit / 64;
                     let b = 1u64 << (bit % 64);
                     // if the clock bit differs from `level`: flip it, edge, settle.
-                    self.word(w)
-                        .c(b)
-                        .i(Instruction::I64And)
-                        .i(Instruction::I64Eqz);
+                    self.word(w).c(b).i(Instruction::I64And).i(Instruction::I64Eqz);
                     if !level {
                         self.i(Instruction::I32Eqz);
                     }
                     self.i(Instruction::If(BlockType::Empty));
-                    self.word(w).c(b).i(Instruction::I64Xor).store_word(w);
+                    self.store_at(u64::from(w) * 8, |g| {
+                        g.word(w).c(b).i(Instruction::I64Xor);
+                    });
+                    if self.plan.tracking {
+                        self.mark(op.sig, Origin::Edge);
+                    }
                     if edge {
                         self.edge(level);
                     }
@@ -347,24 +630,75 @@ impl Gen<'_> {
                 None => {}
             }
         }
+        for (k, w) in self.opts.watch.iter().enumerate() {
+            self.word(w.word)
+                .c(w.mask)
+                .i(Instruction::I64And)
+                .get(WATCH0 + k as u32)
+                .i(Instruction::I64Ne)
+                .i(Instruction::BrIf(1));
+        }
         self.i(Instruction::Br(0))
             .i(Instruction::End)
             .i(Instruction::End)
+            .get(COUNT)
             .i(Instruction::End);
-        self.f
     }
 
+    /// Calls every group function (with tracking, those whose flag is up).
     fn settle(&mut self) {
-        for inst in &self.p.insts {
-            if let Kind::Gather(g) = inst.kind
-                && inst.y.width > 64
-            {
-                self.wide_gather(inst.y.off, g as usize);
-                continue;
+        for k in 0..self.plan.groups.len() {
+            let call = Instruction::Call(1 + k as u32);
+            if self.plan.tracking {
+                let flag = self.plan.group_flag + k as u64;
+                self.i(Instruction::I32Const(0))
+                    .i(Instruction::I32Load8U(byte(flag)))
+                    .i(Instruction::If(BlockType::Empty))
+                    .i(call)
+                    .i(Instruction::End);
+            } else {
+                self.i(call);
             }
-            self.inst(inst);
-            self.and_mask(inst.y.width).store_word(inst.y.off);
         }
+    }
+
+    /// The function of group `k`: its blocks in order.
+    fn group(&mut self, k: usize) {
+        let plan = self.plan;
+        if plan.tracking {
+            self.put_flag(plan.group_flag + k as u64, 0);
+        }
+        for &(start, end) in &plan.groups[k] {
+            let body = |g: &mut Self| {
+                for i in start..end {
+                    g.inst(i);
+                }
+            };
+            if plan.tracking {
+                self.if_flag(plan.block_flag + plan.block_of(start) as u64, body);
+            } else {
+                body(self);
+            }
+        }
+        self.i(Instruction::End);
+    }
+
+    /// Evaluates instruction `i` and stores its result.
+    fn inst(&mut self, i: usize) {
+        let inst = &self.p.insts[i];
+        let tracked = self.needs_mark(inst.y.sig, i);
+        if let Kind::Gather(g) = inst.kind
+            && inst.y.width > 64
+        {
+            self.wide_gather(inst.y.off, g as usize);
+            if self.plan.tracking && tracked {
+                self.mark(inst.y.sig, Origin::Inst(i));
+            }
+            return;
+        }
+        self.value(inst);
+        self.and_mask(inst.y.width);
+        self.update(u64::from(inst.y.off) * 8, inst.y.sig, Origin::Inst(i), tracked);
     }
 
     /// A gather into several words: the constant bits, then each segment or-ed into the word
@@ -372,16 +706,41 @@ impl Gen<'_> {
     fn wide_gather(&mut self, y_off: u32, g: usize) {
         let g = &self.p.gathers[g];
         for (k, &c) in g.constant.iter().enumerate() {
-            self.c(c).store_word(y_off + k as u32);
+            self.store_at(u64::from(y_off + k as u32) * 8, |e| {
+                e.c(c);
+            });
         }
         for s in &g.segments {
             let w = y_off + s.dst_bit / 64;
-            self.word(w).extract(s.src_off, s.src_bit, s.len);
-            if s.dst_bit % 64 > 0 {
-                self.c(u64::from(s.dst_bit % 64)).i(Instruction::I64Shl);
-            }
-            self.i(Instruction::I64Or).store_word(w);
+            self.store_at(u64::from(w) * 8, |e| {
+                e.word(w).extract(s.src_off, s.src_bit, s.len);
+                if s.dst_bit % 64 > 0 {
+                    e.c(u64::from(s.dst_bit % 64)).i(Instruction::I64Shl);
+                }
+                e.i(Instruction::I64Or);
+            });
         }
+    }
+
+    /// Pushes `len` bits at bit `bit` of the value at arena word `off` (the interpreter's
+    /// `extract`).
+    fn extract(&mut self, off: u32, bit: u32, len: u32) -> &mut Self {
+        if len == 0 {
+            return self.c(0);
+        }
+        let w = off + bit / 64;
+        let sh = bit % 64;
+        self.word(w);
+        if sh != 0 {
+            self.c(u64::from(sh)).i(Instruction::I64ShrU);
+            if sh + len > 64 {
+                self.word(w + 1)
+                    .c(u64::from(64 - sh))
+                    .i(Instruction::I64Shl)
+                    .i(Instruction::I64Or);
+            }
+        }
+        self.and_mask(len)
     }
 
     /// Pops a bit index; pushes the `len` (≤ 64) bits there of the value at arena word `off`,
@@ -389,21 +748,21 @@ impl Gen<'_> {
     fn extract_at(&mut self, off: u32, len: u32, total: u32) {
         let base = u64::from(off) * 8;
         let word_addr = |g: &mut Self| {
-            g.i(Instruction::LocalGet(T1))
+            g.get(T1)
                 .c(6)
                 .i(Instruction::I64ShrU)
                 .c(3)
                 .i(Instruction::I64Shl)
                 .i(Instruction::I32WrapI64);
         };
-        self.i(Instruction::LocalSet(T1));
+        self.set(T1);
         word_addr(self);
         self.i(Instruction::I64Load(at(base)))
-            .i(Instruction::LocalGet(T1))
+            .get(T1)
             .i(Instruction::I64ShrU);
         if len > 1 && total > 64 {
             // Bits from the next word when the part straddles two.
-            self.i(Instruction::LocalGet(T1))
+            self.get(T1)
                 .c(63)
                 .i(Instruction::I64And)
                 .c(u64::from(len))
@@ -415,7 +774,7 @@ impl Gen<'_> {
                     word_addr(g);
                     g.i(Instruction::I64Load(at(base + 8)))
                         .c(64)
-                        .i(Instruction::LocalGet(T1))
+                        .get(T1)
                         .c(63)
                         .i(Instruction::I64And)
                         .i(Instruction::I64Sub)
@@ -431,21 +790,18 @@ impl Gen<'_> {
     }
 
     /// Pushes an instruction's (unmasked) result.
-    fn inst(&mut self, inst: &Inst) {
+    fn value(&mut self, inst: &Inst) {
         match inst.kind {
             Kind::Un(op) => self.un(inst, op),
             Kind::Bin(op) => self.bin(inst, op),
             Kind::Mux => {
                 self.read(&inst.b).read(&inst.a).read(&inst.s);
-                self.i(Instruction::I64Eqz)
-                    .i(Instruction::I32Eqz)
-                    .i(Instruction::Select);
+                self.nonzero().i(Instruction::Select);
             }
             Kind::Bwmux => {
                 self.read(&inst.a)
                     .read(&inst.s)
-                    .c(u64::MAX)
-                    .i(Instruction::I64Xor)
+                    .not()
                     .i(Instruction::I64And)
                     .read(&inst.b)
                     .read(&inst.s)
@@ -453,20 +809,18 @@ impl Gen<'_> {
                     .i(Instruction::I64Or);
             }
             Kind::Pmux => {
-                // s == 0 ? a : (b >> ctz(s) * w)
+                // s == 0 ? a : (b >> ctz(s) * w); ctz(0) = 64 may point past `b`: part 0 then.
                 let w = u64::from(inst.y.width);
                 self.read(&inst.a)
                     .read(&inst.s)
                     .i(Instruction::I64Ctz)
                     .c(w)
-                    .i(Instruction::I64Mul);
-                // ctz(0) = 64 may point past `b`: clamp to part 0 (the result is `a` then).
-                self.i(Instruction::LocalSet(T1))
-                    .i(Instruction::LocalGet(T1))
+                    .i(Instruction::I64Mul)
+                    .set(T1)
+                    .get(T1)
                     .c(0)
                     .read(&inst.s)
-                    .i(Instruction::I64Eqz)
-                    .i(Instruction::I32Eqz)
+                    .nonzero()
                     .i(Instruction::Select);
                 self.extract_at(inst.b.off, inst.y.width, inst.b.width);
                 self.read(&inst.s)
@@ -479,20 +833,12 @@ impl Gen<'_> {
                 self.extract_at(inst.a.off, inst.y.width, inst.a.width);
             }
             Kind::Demux => {
-                // s * w >= 64 ? 0 : a << s * w (w == 0: 0)
+                // a << s * w, 0 when that is 64 or more (and when w is 0)
                 let w = u64::from(inst.a.width);
-                self.read(&inst.s)
-                    .c(w)
-                    .i(Instruction::I64Mul)
-                    .i(Instruction::LocalSet(T1))
-                    .read(&inst.a)
-                    .i(Instruction::LocalGet(T1))
-                    .i(Instruction::I64Shl)
-                    .c(0)
-                    .i(Instruction::LocalGet(T1))
-                    .c(64)
-                    .i(Instruction::I64LtU)
-                    .i(Instruction::Select);
+                self.read(&inst.a);
+                self.shift_or_zero(Instruction::I64Shl, |g| {
+                    g.read(&inst.s).c(w).i(Instruction::I64Mul);
+                });
                 if w == 0 {
                     self.i(Instruction::Drop).c(0);
                 }
@@ -509,12 +855,8 @@ impl Gen<'_> {
                 }
             }
             Kind::MemRead(m) => {
-                let (offset, size) = {
-                    let mem = &self.p.memories[m as usize];
-                    (mem.offset, mem.size)
-                };
                 self.read(&inst.a);
-                self.mem_load(m as usize, offset, size);
+                self.mem_load(m as usize);
             }
             Kind::Override(r) => {
                 self.read(&inst.a);
@@ -524,12 +866,13 @@ impl Gen<'_> {
     }
 
     /// Pops an address, pushes the memory word it selects (0 out of range); uses `ROW`.
-    fn mem_load(&mut self, m: usize, offset: i64, size: u32) {
-        self.row(offset, size);
-        let base = u64::from(self.mem_base[m]);
+    fn mem_load(&mut self, m: usize) {
+        let mem = &self.p.memories[m];
+        self.row(mem.offset, mem.size);
+        let base = u64::from(self.plan.mem_base[m]);
         self.if_else(
             |g| {
-                g.i(Instruction::LocalGet(ROW))
+                g.get(ROW)
                     .i(Instruction::I32WrapI64)
                     .i(Instruction::I32Const(3))
                     .i(Instruction::I32Shl)
@@ -555,31 +898,22 @@ impl Gen<'_> {
     /// Applies register `r`'s asynchronous controls to the value on the stack.
     fn overrides(&mut self, r: usize) {
         let reg = &self.p.regs[r];
-        if let Some((c, val)) = &reg.arst {
-            self.i(Instruction::LocalSet(T1))
-                .read(val)
-                .i(Instruction::LocalGet(T1))
-                .active(c)
-                .i(Instruction::Select);
-        }
-        if let Some((c, ad)) = &reg.aload {
-            self.i(Instruction::LocalSet(T1))
-                .read(ad)
-                .i(Instruction::LocalGet(T1))
-                .active(c)
-                .i(Instruction::Select);
+        for (c, val) in [&reg.arst, &reg.aload].into_iter().flatten() {
+            self.replace_if(val, |g| {
+                g.active(c);
+            });
         }
         if let Some((s, pol)) = &reg.set {
             self.read(s);
             if !*pol {
-                self.c(u64::MAX).i(Instruction::I64Xor);
+                self.not();
             }
             self.i(Instruction::I64Or);
         }
         if let Some((c, pol)) = &reg.clr {
             self.read(c);
             if *pol {
-                self.c(u64::MAX).i(Instruction::I64Xor);
+                self.not();
             }
             self.i(Instruction::I64And);
         }
@@ -591,41 +925,34 @@ impl Gen<'_> {
         self.read(&inst.a);
         match op {
             UnOp::Not => {
-                self.extend(aw, signed).c(u64::MAX).i(Instruction::I64Xor);
+                self.extend(aw, signed).not();
             }
             UnOp::Pos => {
                 self.extend(aw, signed);
             }
             UnOp::Neg => {
                 self.extend(aw, signed)
-                    .i(Instruction::LocalSet(T1))
+                    .set(T1)
                     .c(0)
-                    .i(Instruction::LocalGet(T1))
+                    .get(T1)
                     .i(Instruction::I64Sub);
             }
-            UnOp::ReduceAnd => {
-                if aw == 0 {
-                    self.i(Instruction::Drop).c(1);
-                } else {
-                    self.c(mask(aw))
-                        .i(Instruction::I64Eq)
-                        .i(Instruction::I64ExtendI32U);
-                }
+            UnOp::ReduceAnd if aw == 0 => {
+                self.i(Instruction::Drop).c(1);
             }
-            UnOp::ReduceOr | UnOp::ReduceBool => {
-                self.i(Instruction::I64Eqz)
-                    .i(Instruction::I32Eqz)
+            UnOp::ReduceAnd => {
+                self.c(mask(aw))
+                    .i(Instruction::I64Eq)
                     .i(Instruction::I64ExtendI32U);
             }
-            UnOp::ReduceXor => {
-                self.i(Instruction::I64Popcnt).c(1).i(Instruction::I64And);
+            UnOp::ReduceOr | UnOp::ReduceBool => {
+                self.nonzero().i(Instruction::I64ExtendI32U);
             }
-            UnOp::ReduceXnor => {
-                self.i(Instruction::I64Popcnt)
-                    .c(1)
-                    .i(Instruction::I64And)
-                    .c(1)
-                    .i(Instruction::I64Xor);
+            UnOp::ReduceXor | UnOp::ReduceXnor => {
+                self.i(Instruction::I64Popcnt).c(1).i(Instruction::I64And);
+                if op == UnOp::ReduceXnor {
+                    self.c(1).i(Instruction::I64Xor);
+                }
             }
             UnOp::LogicNot => {
                 self.i(Instruction::I64Eqz).i(Instruction::I64ExtendI32U);
@@ -636,71 +963,41 @@ impl Gen<'_> {
     fn bin(&mut self, inst: &Inst, op: BinOp) {
         let s = inst.shape;
         let signed = s.a_signed && s.b_signed;
-        let (aw, bw) = (inst.a.width, inst.b.width);
-        let bool_result = |g: &mut Self, ins: Instruction<'static>| {
-            g.i(ins).i(Instruction::I64ExtendI32U);
+        let aw = inst.a.width;
+        // The operators that are one WebAssembly instruction on the extended operands (the
+        // comparisons then widen their i32 to i64).
+        let simple = match (op, signed) {
+            (BinOp::And, _) => Some((Instruction::I64And, false)),
+            (BinOp::Or, _) => Some((Instruction::I64Or, false)),
+            (BinOp::Xor | BinOp::Xnor, _) => Some((Instruction::I64Xor, false)),
+            (BinOp::Add, _) => Some((Instruction::I64Add, false)),
+            (BinOp::Sub, _) => Some((Instruction::I64Sub, false)),
+            (BinOp::Mul, _) => Some((Instruction::I64Mul, false)),
+            (BinOp::Eq, _) => Some((Instruction::I64Eq, true)),
+            (BinOp::Ne, _) => Some((Instruction::I64Ne, true)),
+            (BinOp::Lt, true) => Some((Instruction::I64LtS, true)),
+            (BinOp::Lt, false) => Some((Instruction::I64LtU, true)),
+            (BinOp::Le, true) => Some((Instruction::I64LeS, true)),
+            (BinOp::Le, false) => Some((Instruction::I64LeU, true)),
+            (BinOp::Gt, true) => Some((Instruction::I64GtS, true)),
+            (BinOp::Gt, false) => Some((Instruction::I64GtU, true)),
+            (BinOp::Ge, true) => Some((Instruction::I64GeS, true)),
+            (BinOp::Ge, false) => Some((Instruction::I64GeU, true)),
+            _ => None,
         };
-        match op {
-            BinOp::And
-            | BinOp::Or
-            | BinOp::Xor
-            | BinOp::Xnor
-            | BinOp::Add
-            | BinOp::Sub
-            | BinOp::Mul
-            | BinOp::Eq
-            | BinOp::Ne
-            | BinOp::Lt
-            | BinOp::Le
-            | BinOp::Gt
-            | BinOp::Ge => {
-                self.read(&inst.a)
-                    .extend(aw, signed)
-                    .read(&inst.b)
-                    .extend(bw, signed);
-                match op {
-                    BinOp::And => {
-                        self.i(Instruction::I64And);
-                    }
-                    BinOp::Or => {
-                        self.i(Instruction::I64Or);
-                    }
-                    BinOp::Xor => {
-                        self.i(Instruction::I64Xor);
-                    }
-                    BinOp::Xnor => {
-                        self.i(Instruction::I64Xor)
-                            .c(u64::MAX)
-                            .i(Instruction::I64Xor);
-                    }
-                    BinOp::Add => {
-                        self.i(Instruction::I64Add);
-                    }
-                    BinOp::Sub => {
-                        self.i(Instruction::I64Sub);
-                    }
-                    BinOp::Mul => {
-                        self.i(Instruction::I64Mul);
-                    }
-                    BinOp::Eq => bool_result(self, Instruction::I64Eq),
-                    BinOp::Ne => bool_result(self, Instruction::I64Ne),
-                    BinOp::Lt if signed => bool_result(self, Instruction::I64LtS),
-                    BinOp::Lt => bool_result(self, Instruction::I64LtU),
-                    BinOp::Le if signed => bool_result(self, Instruction::I64LeS),
-                    BinOp::Le => bool_result(self, Instruction::I64LeU),
-                    BinOp::Gt if signed => bool_result(self, Instruction::I64GtS),
-                    BinOp::Gt => bool_result(self, Instruction::I64GtU),
-                    BinOp::Ge if signed => bool_result(self, Instruction::I64GeS),
-                    _ => bool_result(self, Instruction::I64GeU),
-                }
+        if let Some((ins, boolean)) = simple {
+            self.read_ext(&inst.a, signed).read_ext(&inst.b, signed).i(ins);
+            if boolean {
+                self.i(Instruction::I64ExtendI32U);
             }
+            if op == BinOp::Xnor {
+                self.not();
+            }
+            return;
+        }
+        match op {
             BinOp::LogicAnd | BinOp::LogicOr => {
-                self.read(&inst.a)
-                    .i(Instruction::I64Eqz)
-                    .i(Instruction::I32Eqz)
-                    .read(&inst.b)
-                    .i(Instruction::I64Eqz)
-                    .i(Instruction::I32Eqz);
+                self.read(&inst.a).nonzero().read(&inst.b).nonzero();
                 if op == BinOp::LogicAnd {
                     self.i(Instruction::I32And);
                 } else {
@@ -709,106 +1006,80 @@ impl Gen<'_> {
                 self.i(Instruction::I64ExtendI32U);
             }
             BinOp::Shl | BinOp::Sshl => {
-                // b >= 64 ? 0 : ext(a) << b
-                self.read(&inst.a)
-                    .extend(aw, s.a_signed)
-                    .read(&inst.b)
-                    .i(Instruction::LocalTee(T1))
-                    .i(Instruction::I64Shl)
-                    .c(0)
-                    .i(Instruction::LocalGet(T1))
-                    .c(64)
-                    .i(Instruction::I64LtU)
-                    .i(Instruction::Select);
+                self.read_ext(&inst.a, s.a_signed);
+                self.shift_or_zero(Instruction::I64Shl, |g| {
+                    g.read(&inst.b);
+                });
             }
             BinOp::Shr => {
-                let w = s.y_width.max(aw);
-                self.read(&inst.a)
-                    .extend(aw, s.a_signed)
-                    .and_mask(w)
-                    .read(&inst.b)
-                    .i(Instruction::LocalTee(T1))
-                    .i(Instruction::I64ShrU)
-                    .c(0)
-                    .i(Instruction::LocalGet(T1))
-                    .c(64)
-                    .i(Instruction::I64LtU)
-                    .i(Instruction::Select);
+                self.read_ext(&inst.a, s.a_signed)
+                    .and_mask(s.y_width.max(aw));
+                self.shift_or_zero(Instruction::I64ShrU, |g| {
+                    g.read(&inst.b);
+                });
             }
             BinOp::Sshr if s.a_signed => {
                 // ext(a) >>s min(b, 63)
-                self.read(&inst.a)
-                    .extend(aw, true)
+                self.read_ext(&inst.a, true)
                     .read(&inst.b)
                     .i(Instruction::LocalTee(T1))
                     .c(63)
-                    .i(Instruction::LocalGet(T1))
+                    .get(T1)
                     .c(63)
                     .i(Instruction::I64LtU)
                     .i(Instruction::Select)
                     .i(Instruction::I64ShrS);
             }
             BinOp::Sshr => {
-                self.read(&inst.a)
-                    .read(&inst.b)
-                    .i(Instruction::LocalTee(T1))
-                    .i(Instruction::I64ShrU)
-                    .c(0)
-                    .i(Instruction::LocalGet(T1))
-                    .c(64)
-                    .i(Instruction::I64LtU)
-                    .i(Instruction::Select);
+                self.read(&inst.a);
+                self.shift_or_zero(Instruction::I64ShrU, |g| {
+                    g.read(&inst.b);
+                });
             }
             BinOp::Shift | BinOp::Shiftx => {
                 // The shifted value in T2, the amount in T1.
                 if op == BinOp::Shift {
-                    let w = s.y_width.max(aw);
-                    self.read(&inst.a).extend(aw, s.a_signed).and_mask(w);
+                    self.read_ext(&inst.a, s.a_signed)
+                        .and_mask(s.y_width.max(aw));
                 } else {
                     self.read(&inst.a);
                 }
-                self.i(Instruction::LocalSet(T2)).read(&inst.b);
+                self.set(T2);
                 if s.b_signed {
                     // amount >= 64 || amount <= -64 ? 0 : amount >= 0 ? a >> amount : a << -amount
-                    self.extend(bw, true).i(Instruction::LocalSet(T1));
-                    self.i(Instruction::LocalGet(T2))
-                        .i(Instruction::LocalGet(T1))
+                    self.read_ext(&inst.b, true)
+                        .set(T1)
+                        .get(T2)
+                        .get(T1)
                         .i(Instruction::I64ShrU)
-                        .i(Instruction::LocalGet(T2))
+                        .get(T2)
                         .c(0)
-                        .i(Instruction::LocalGet(T1))
+                        .get(T1)
                         .i(Instruction::I64Sub)
                         .i(Instruction::I64Shl)
-                        .i(Instruction::LocalGet(T1))
+                        .get(T1)
                         .c(0)
                         .i(Instruction::I64GeS)
                         .i(Instruction::Select)
                         .c(0)
                         // -64 < amount < 64  ⇔  amount + 63 <u 127
-                        .i(Instruction::LocalGet(T1))
+                        .get(T1)
                         .c(63)
                         .i(Instruction::I64Add)
                         .c(127)
                         .i(Instruction::I64LtU)
                         .i(Instruction::Select);
                 } else {
-                    self.i(Instruction::LocalSet(T1))
-                        .i(Instruction::LocalGet(T2))
-                        .i(Instruction::LocalGet(T1))
-                        .i(Instruction::I64ShrU)
-                        .c(0)
-                        .i(Instruction::LocalGet(T1))
-                        .c(64)
-                        .i(Instruction::I64LtU)
-                        .i(Instruction::Select);
+                    self.get(T2);
+                    self.shift_or_zero(Instruction::I64ShrU, |g| {
+                        g.read(&inst.b);
+                    });
                 }
             }
             BinOp::Div | BinOp::Mod | BinOp::DivFloor | BinOp::ModFloor => {
-                self.read(&inst.a)
-                    .extend(aw, signed)
-                    .i(Instruction::LocalSet(T1))
-                    .read(&inst.b)
-                    .extend(bw, signed)
+                self.read_ext(&inst.a, signed)
+                    .set(T1)
+                    .read_ext(&inst.b, signed)
                     .i(Instruction::LocalTee(T2))
                     .i(Instruction::I64Eqz);
                 self.if_else(
@@ -818,16 +1089,86 @@ impl Gen<'_> {
                     |g| g.divide(op, signed),
                 );
             }
-            BinOp::Pow => unreachable!("refused by `check`"),
+            BinOp::Pow => self.pow(inst),
+            _ => unreachable!("one-instruction operators are handled above"),
         }
+    }
+
+    /// `a ** b` as the interpreter's `pow_narrow`: each operand extended by its own sign flag;
+    /// a negative exponent gives 1 for a base of 1, ±1 for a signed -1, else 0; otherwise
+    /// square and multiply over the exponent's bits. Uses T1 (base), T2 (exponent), T3.
+    fn pow(&mut self, inst: &Inst) {
+        let s = inst.shape;
+        self.read_ext(&inst.a, s.a_signed)
+            .set(T1)
+            .read_ext(&inst.b, s.b_signed)
+            .set(T2);
+        if s.b_signed {
+            self.get(T2).c(0).i(Instruction::I64LtS);
+        } else {
+            self.i(Instruction::I32Const(0));
+        }
+        self.if_else(
+            |g| {
+                // base == 1 ? 1 : (a_signed && base == -1 ? (b odd ? -1 : 1) : 0)
+                g.c(1);
+                if s.a_signed {
+                    g.c(u64::MAX)
+                        .c(1)
+                        .get(T2)
+                        .c(1)
+                        .i(Instruction::I64And)
+                        .i(Instruction::I32WrapI64)
+                        .i(Instruction::Select)
+                        .c(0)
+                        .get(T1)
+                        .c(u64::MAX)
+                        .i(Instruction::I64Eq)
+                        .i(Instruction::Select);
+                } else {
+                    g.c(0);
+                }
+                g.get(T1).c(1).i(Instruction::I64Eq).i(Instruction::Select);
+            },
+            |g| {
+                g.c(1).set(T3);
+                g.i(Instruction::Block(BlockType::Empty))
+                    .i(Instruction::Loop(BlockType::Empty))
+                    .get(T2)
+                    .i(Instruction::I64Eqz)
+                    .i(Instruction::BrIf(1))
+                    // result *= exponent odd ? base : 1
+                    .get(T3)
+                    .get(T1)
+                    .c(1)
+                    .get(T2)
+                    .c(1)
+                    .i(Instruction::I64And)
+                    .i(Instruction::I32WrapI64)
+                    .i(Instruction::Select)
+                    .i(Instruction::I64Mul)
+                    .set(T3)
+                    .get(T1)
+                    .get(T1)
+                    .i(Instruction::I64Mul)
+                    .set(T1)
+                    .get(T2)
+                    .c(1)
+                    .i(Instruction::I64ShrU)
+                    .set(T2)
+                    .i(Instruction::Br(0))
+                    .i(Instruction::End)
+                    .i(Instruction::End)
+                    .get(T3);
+            },
+        );
     }
 
     /// `T1 / T2` (or the remainder) for a non-zero `T2`, as the interpreter's `div_narrow`:
     /// wrapping (`MIN / -1` is `MIN`, where WebAssembly's `div_s` would trap).
     fn divide(&mut self, op: BinOp, signed: bool) {
         if !signed {
-            self.i(Instruction::LocalGet(T1))
-                .i(Instruction::LocalGet(T2));
+            self.get(T1).get(T2);
             match op {
                 BinOp::Div | BinOp::DivFloor => self.i(Instruction::I64DivU),
                 _ => self.i(Instruction::I64RemU),
@@ -835,35 +1176,29 @@ impl Gen<'_> {
             return;
         }
         let minus_one = |g: &mut Self| {
-            g.i(Instruction::LocalGet(T2))
-                .c(u64::MAX)
-                .i(Instruction::I64Eq);
+            g.get(T2).c(u64::MAX).i(Instruction::I64Eq);
         };
         // T3 = r (rem_s does not trap on MIN % -1: it is 0)
-        self.i(Instruction::LocalGet(T1))
-            .i(Instruction::LocalGet(T2))
-            .i(Instruction::I64RemS)
-            .i(Instruction::LocalSet(T3));
+        self.get(T1).get(T2).i(Instruction::I64RemS).set(T3);
         // q = b == -1 ? 0 - a : a / b
         self.c(0)
-            .i(Instruction::LocalGet(T1))
+            .get(T1)
             .i(Instruction::I64Sub)
-            .i(Instruction::LocalGet(T1))
+            .get(T1)
             .c(1)
-            .i(Instruction::LocalGet(T2));
+            .get(T2);
         minus_one(self);
         self.i(Instruction::Select).i(Instruction::I64DivS);
         minus_one(self);
         self.i(Instruction::Select);
         let floor = |g: &mut Self| {
             // r != 0 && (r < 0) != (b < 0)
-            g.i(Instruction::LocalGet(T3))
-                .i(Instruction::I64Eqz)
-                .i(Instruction::I32Eqz)
-                .i(Instruction::LocalGet(T3))
+            g.get(T3)
+                .nonzero()
+                .get(T3)
                 .c(0)
                 .i(Instruction::I64LtS)
-                .i(Instruction::LocalGet(T2))
+                .get(T2)
                 .c(0)
                 .i(Instruction::I64LtS)
                 .i(Instruction::I32Ne)
@@ -872,17 +1207,14 @@ impl Gen<'_> {
         match op {
             BinOp::Div => {}
             BinOp::Mod => {
-                self.i(Instruction::Drop).i(Instruction::LocalGet(T3));
+                self.i(Instruction::Drop).get(T3);
             }
             BinOp::DivFloor => {
                 floor(self);
                 self.i(Instruction::I64ExtendI32U).i(Instruction::I64Sub);
             }
             _ => {
-                self.i(Instruction::Drop)
-                    .i(Instruction::LocalGet(T3))
-                    .i(Instruction::LocalGet(T2))
-                    .c(0);
+                self.i(Instruction::Drop).get(T3).get(T2).c(0);
                 floor(self);
                 self.i(Instruction::Select).i(Instruction::I64Add);
             }
@@ -891,100 +1223,107 @@ impl Gen<'_> {
 
     /// One clock edge: stage every element of that polarity, run the write ports, apply.
     fn edge(&mut self, posedge: bool) {
-        let p = self.p;
-        let nregs = p.regs.len();
-        for (r, reg) in p.regs.iter().enumerate() {
-            if reg.posedge != posedge || !reg.clocked {
-                continue;
-            }
-            // The interpreter's `next_narrow`.
-            self.i(Instruction::I32Const(0));
-            self.read(&reg.d);
-            if let Some(c) = &reg.en {
-                self.i(Instruction::LocalSet(T1))
-                    .i(Instruction::LocalGet(T1))
-                    .read(&reg.state)
-                    .active(c)
-                    .i(Instruction::Select);
-            }
-            if let Some((c, val)) = &reg.srst {
-                self.i(Instruction::LocalSet(T1))
-                    .read(val)
-                    .i(Instruction::LocalGet(T1))
-                    .active(c);
-                if reg.ce_over_srst
-                    && let Some(en) = &reg.en
-                {
-                    self.active(en).i(Instruction::I32And);
+        let (p, plan) = (self.p, self.plan);
+        let side = usize::from(!posedge);
+        let first_chunk = if posedge { 0 } else { plan.chunks[0].len() };
+        for (k, regs) in plan.chunks[side].iter().enumerate() {
+            let c = (first_chunk + k) as u64;
+            let stage = |g: &mut Self| {
+                if plan.tracking {
+                    g.put_flag(plan.staged_flag + c, 1);
                 }
-                self.i(Instruction::Select);
+                for &r in regs {
+                    g.stage_reg(r);
+                }
+            };
+            if plan.tracking {
+                self.if_flag(plan.chunk_flag + c, stage);
+            } else {
+                stage(self);
             }
-            self.overrides(r);
-            self.and_mask(reg.state.width);
-            self.i(Instruction::I64Store(at(self.stage_base + r as u64 * 8)));
         }
         for (k, rd) in p.reads.iter().enumerate() {
-            if rd.posedge != posedge {
-                continue;
+            if rd.posedge == posedge {
+                self.stage_read(k);
             }
-            let slot = self.stage_base + (nregs + k) as u64 * 8;
-            let (offset, size) = {
-                let mem = &p.memories[rd.mem as usize];
-                (mem.offset, mem.size)
+        }
+        for (k, wp) in p.writes.iter().enumerate() {
+            if wp.posedge == posedge {
+                self.write_port(k);
+            }
+        }
+        for (k, regs) in plan.chunks[side].iter().enumerate() {
+            let c = (first_chunk + k) as u64;
+            let apply = |g: &mut Self| {
+                for &r in regs {
+                    let state = p.regs[r].state;
+                    g.load_at(plan.stage_slot(r));
+                    g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
+                }
             };
-            self.i(Instruction::I32Const(0));
-            // en ? mem[addr] : state, then the reset when active (and enabled, with ce_over_srst)
-            self.word(rd.en.off)
-                .c(1)
-                .i(Instruction::I64And)
-                .i(Instruction::I32WrapI64);
-            self.if_else(
+            if plan.tracking {
+                self.if_flag(plan.staged_flag + c, apply);
+            } else {
+                apply(self);
+            }
+        }
+        for (k, rd) in p.reads.iter().enumerate() {
+            if rd.posedge == posedge {
+                self.load_at(plan.stage_slot(p.regs.len() + k));
+                self.update(u64::from(rd.state.off) * 8, rd.state.sig, Origin::Edge, true);
+            }
+        }
+    }
+
+    /// Stages register `r`'s next value (the interpreter's `next_narrow`).
+    fn stage_reg(&mut self, r: usize) {
+        let reg = &self.p.regs[r];
+        let slot = self.plan.stage_slot(r);
+        self.store_at(slot, |g| {
+            g.read(&reg.d);
+            if let Some(c) = &reg.en {
+                g.set(T1).get(T1).read(&reg.state).active(c).i(Instruction::Select);
+            }
+            if let Some((c, val)) = &reg.srst {
+                g.replace_if(val, |g| {
+                    g.active(c);
+                    if reg.ce_over_srst
+                        && let Some(en) = &reg.en
+                    {
+                        g.active(en).i(Instruction::I32And);
+                    }
+                });
+            }
+            g.overrides(r);
+            g.and_mask(reg.state.width);
+        });
+    }
+
+    /// Stages synchronous read port `k`: `en ? mem[addr] : state`, then the reset when active
+    /// (and enabled, with `ce_over_srst`).
+    fn stage_read(&mut self, k: usize) {
+        let rd = &self.p.reads[k];
+        let slot = self.plan.stage_slot(self.p.regs.len() + k);
+        self.store_at(slot, |g| {
+            g.bit0(rd.en.off);
+            g.if_else(
                 |g| {
                     g.read(&rd.addr);
-                    g.mem_load(rd.mem as usize, offset, size);
+                    g.mem_load(rd.mem as usize);
                 },
                 |g| {
                     g.word(rd.state.off);
                 },
             );
             if let Some((c, val)) = &rd.srst {
-                self.i(Instruction::LocalSet(T1))
-                    .read(val)
-                    .i(Instruction::LocalGet(T1))
-                    .active(c);
-                if rd.ce_over_srst {
-                    self.word(rd.en.off)
-                        .c(1)
-                        .i(Instruction::I64And)
-                        .i(Instruction::I32WrapI64)
-                        .i(Instruction::I32And);
-                }
-                self.i(Instruction::Select);
+                g.replace_if(val, |g| {
+                    g.active(c);
+                    if rd.ce_over_srst {
+                        g.bit0(rd.en.off).i(Instruction::I32And);
+                    }
+                });
             }
-            self.i(Instruction::I64Store(at(slot)));
-        }
-        for (k, wp) in p.writes.iter().enumerate() {
-            if wp.posedge != posedge {
-                continue;
-            }
-            self.write_port(k);
-        }
-        for (r, reg) in p.regs.iter().enumerate() {
-            if reg.posedge == posedge && reg.clocked {
-                let slot = self.stage_base + r as u64 * 8;
-                self.i(Instruction::I32Const(0))
-                    .i(Instruction::I64Load(at(slot)))
-                    .store_word(reg.state.off);
-            }
-        }
-        for (k, rd) in p.reads.iter().enumerate() {
-            if rd.posedge == posedge {
-                let slot = self.stage_base + (nregs + k) as u64 * 8;
-                self.i(Instruction::I32Const(0))
-                    .i(Instruction::I64Load(at(slot)))
-                    .store_word(rd.state.off);
-            }
-        }
+        });
     }
 
     /// A write port: when enabled and in range, merge its data into the row under its enable
@@ -994,75 +1333,63 @@ impl Gen<'_> {
         let wp = &p.writes[k];
         let m = wp.mem as usize;
         let mem = &p.memories[m];
-        let base = u64::from(self.mem_base[m]);
+        let base = u64::from(self.plan.mem_base[m]);
         // if en != 0 && row in range
-        self.word(wp.en.off)
-            .i(Instruction::I64Eqz)
-            .i(Instruction::I32Eqz)
-            .read(&wp.addr);
+        self.word(wp.en.off).nonzero().read(&wp.addr);
         self.row(mem.offset, mem.size);
         self.i(Instruction::I32And)
             .i(Instruction::If(BlockType::Empty));
         // T2 = row's byte address (as i64, wrapped to i32 at each use)
-        self.i(Instruction::LocalGet(ROW))
-            .c(3)
-            .i(Instruction::I64Shl)
-            .i(Instruction::LocalSet(T2));
+        self.get(ROW).c(3).i(Instruction::I64Shl).set(T2);
         // mem[row] = (mem[row] & !en) | (data & en)
-        self.i(Instruction::LocalGet(T2))
+        self.get(T2)
             .i(Instruction::I32WrapI64)
-            .i(Instruction::LocalGet(T2))
+            .get(T2)
             .i(Instruction::I32WrapI64)
             .i(Instruction::I64Load(at(base)))
-            .word(wp.en.off)
-            .c(u64::MAX)
-            .i(Instruction::I64Xor)
-            .i(Instruction::I64And)
-            .word(wp.data.off)
-            .word(wp.en.off)
-            .i(Instruction::I64And)
-            .i(Instruction::I64Or)
+            .merge_enabled(wp.en.off, wp.data.off)
             .i(Instruction::I64Store(at(base)));
-        let nregs = p.regs.len();
+        if self.plan.tracking {
+            // The asynchronous readers of the memory see the new contents.
+            let mut blocks: Vec<usize> = mem
+                .readers
+                .iter()
+                .map(|&i| self.plan.block_of(i as usize))
+                .collect();
+            blocks.sort_unstable();
+            blocks.dedup();
+            for b in blocks {
+                self.put_flag(self.plan.block_flag + b as u64, 1);
+                let g = self.plan.group_of_block(b);
+                self.put_flag(self.plan.group_flag + g as u64, 1);
+            }
+        }
         for (rk, rd) in p.reads.iter().enumerate() {
             if rd.posedge != wp.posedge || !rd.transparent.contains(&(k as u32)) {
                 continue;
             }
-            let slot = self.stage_base + (nregs + rk) as u64 * 8;
+            let slot = self.plan.stage_slot(p.regs.len() + rk);
             // read enabled, reset inactive, same row
-            self.word(rd.en.off)
-                .c(1)
-                .i(Instruction::I64And)
-                .i(Instruction::I32WrapI64);
+            self.bit0(rd.en.off);
             if let Some((c, _)) = &rd.srst {
                 self.active(c).i(Instruction::I32Eqz).i(Instruction::I32And);
             }
             // ROW still holds the write's row: compare the read's row with it (T1).
-            self.i(Instruction::LocalGet(ROW))
-                .i(Instruction::LocalSet(T1));
+            self.get(ROW).set(T1);
             self.read(&rd.addr);
             self.row(mem.offset, mem.size);
             self.i(Instruction::I32And)
-                .i(Instruction::LocalGet(ROW))
-                .i(Instruction::LocalGet(T1))
+                .get(ROW)
+                .get(T1)
                 .i(Instruction::I64Eq)
                 .i(Instruction::I32And)
-                .i(Instruction::LocalGet(T1))
-                .i(Instruction::LocalSet(ROW))
+                .get(T1)
+                .set(ROW)
                 .i(Instruction::If(BlockType::Empty));
-            self.i(Instruction::I32Const(0))
-                .i(Instruction::I32Const(0))
-                .i(Instruction::I64Load(at(slot)))
-                .word(wp.en.off)
-                .c(u64::MAX)
-                .i(Instruction::I64Xor)
-                .i(Instruction::I64And)
-                .word(wp.data.off)
-                .word(wp.en.off)
-                .i(Instruction::I64And)
-                .i(Instruction::I64Or)
-                .i(Instruction::I64Store(at(slot)))
-                .i(Instruction::End);
+            self.store_at(slot, |g| {
+                g.load_at(slot).merge_enabled(wp.en.off, wp.data.off);
+            });
+            self.i(Instruction::End);
         }
         self.i(Instruction::End);
     }

@@ -4,8 +4,18 @@ use std::sync::OnceLock;
 
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
-use super::{Unsupported, module};
-use crate::Simulator;
+use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value};
+use crate::sim::{InputPin, Probe};
+use crate::{Simulator, StampedByte, UartDriver, UartMonitor};
+
+/// The UART transactors a host runs beside the design (see [`Compiled::run_uart`]).
+pub struct UartLink<'a> {
+    /// The receive input, its driver, and the level the pin has now.
+    pub rx: Option<(InputPin, &'a mut UartDriver, &'a mut bool)>,
+    /// The transmit output and its monitor (the module should watch the probe's bits:
+    /// [`Options::watching`]; without that it is only sampled when the monitor needs it).
+    pub tx: Option<(&'a Probe, &'a mut UartMonitor)>,
+}
 
 /// Why a design could not be compiled or run natively.
 #[derive(Debug, thiserror::Error)]
@@ -35,14 +45,20 @@ fn engine() -> &'static Engine {
 ///
 /// The simulator stays the owner of the state and of the pin API: [`Compiled::run`] moves the
 /// state into the module, runs the cycles there, and moves it back, so the two back ends can
-/// be interleaved (and compared) on the same simulator.
+/// be interleaved (and compared) on the same simulator. A host that talks to the design
+/// between cycles (a UART) keeps the state in the module meanwhile: [`Compiled::load`], then
+/// [`Compiled::run_loaded`], [`Compiled::set_loaded`] and [`Compiled::get_loaded`] as often as
+/// needed, then [`Compiled::store`].
 pub struct Compiled {
+    module: Module,
     store: Store<()>,
-    run: TypedFunc<i64, ()>,
+    run: TypedFunc<i64, i64>,
     memory: Memory,
     memory_bases: Vec<u32>,
     /// The shape of the state it was compiled for: arena words, then words per memory.
     shape: Vec<usize>,
+    /// Cycles run since the last [`Compiled::load`].
+    ran: u64,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -53,26 +69,49 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
+/// A second instance of the same machine code, with its own memory (the state is always
+/// loaded before a run, so nothing else is copied).
+impl Clone for Compiled {
+    fn clone(&self) -> Compiled {
+        Compiled::instantiate(self.module.clone(), self.memory_bases.clone(), self.shape.clone())
+            .expect("a module that instantiated once instantiates again")
+    }
+}
+
 impl Compiled {
     /// Compiles `sim`'s design, or says why the generator does not cover it.
     pub fn new(sim: &Simulator) -> Result<Compiled, CompiledError> {
-        let generated = module(sim)?;
-        let shape = state_shape(sim);
+        Compiled::with_options(sim, &Options::default())
+    }
+
+    /// Compiles `sim`'s design with chosen [`Options`] (bits to watch, change tracking).
+    pub fn with_options(sim: &Simulator, options: &Options) -> Result<Compiled, CompiledError> {
+        let generated = module_with(sim, options)?;
         let module = Module::new(engine(), &generated.bytes).map_err(runtime)?;
+        Compiled::instantiate(module, generated.memory_bases, state_shape(sim))
+    }
+
+    fn instantiate(
+        module: Module,
+        memory_bases: Vec<u32>,
+        shape: Vec<usize>,
+    ) -> Result<Compiled, CompiledError> {
         let mut store = Store::new(engine(), ());
         let instance = Instance::new(&mut store, &module, &[]).map_err(runtime)?;
         let run = instance
-            .get_typed_func::<i64, ()>(&mut store, "run")
+            .get_typed_func::<i64, i64>(&mut store, "run")
             .map_err(runtime)?;
         let memory = instance
             .get_memory(&mut store, "mem")
             .ok_or_else(|| runtime("the module exports no memory"))?;
         Ok(Compiled {
+            module,
             store,
             run,
             memory,
-            memory_bases: generated.memory_bases,
+            memory_bases,
             shape,
+            ran: 0,
         })
     }
 
@@ -82,26 +121,163 @@ impl Compiled {
         if n == 0 {
             return Ok(());
         }
+        self.load(sim)?;
+        let mut result = Ok(());
+        let mut left = n;
+        while left > 0 {
+            match self.run_loaded(left) {
+                Ok(ran) => left -= ran,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.store(sim);
+        result
+    }
+
+    /// Copies `sim`'s state (which must be of the design this was compiled from) into the
+    /// module.
+    pub fn load(&mut self, sim: &Simulator) -> Result<(), CompiledError> {
         if state_shape(sim) != self.shape {
             return Err(CompiledError::OtherDesign(format!("top {}", sim.top())));
         }
-        {
-            let (_, arena, mems) = sim.compiled_parts();
-            let data = self.memory.data_mut(&mut self.store);
-            put(data, 0, arena);
-            for (m, rows) in mems.iter().enumerate() {
-                put(data, self.memory_bases[m] as usize, rows);
-            }
+        let (_, arena, mems) = sim.compiled_parts();
+        let data = self.memory.data_mut(&mut self.store);
+        put(data, 0, arena);
+        for (m, rows) in mems.iter().enumerate() {
+            put(data, self.memory_bases[m] as usize, rows);
         }
-        let result = self.run.call(&mut self.store, n as i64).map_err(runtime);
+        self.ran = 0;
+        Ok(())
+    }
+
+    /// Runs up to `n` cycles on the loaded state; returns how many ran (fewer than `n` when a
+    /// watched bit changed in the last one, and always at least one when `n > 0`).
+    pub fn run_loaded(&mut self, n: u64) -> Result<u64, CompiledError> {
+        let ran = self
+            .run
+            .call(&mut self.store, n.min(i64::MAX as u64) as i64)
+            .map_err(runtime)? as u64;
+        self.ran += ran;
+        Ok(ran)
+    }
+
+    /// Sets an input of the loaded state (`pin` of the simulator this was compiled from); the
+    /// logic settles at the next [`Compiled::run_loaded`] (`run_loaded(0)` settles only).
+    pub fn set_loaded(&mut self, sim: &Simulator, pin: InputPin, value: u64) {
+        let InputSlot { byte, bit, width } = input_slot(sim, pin);
+        let data = self.memory.data_mut(&mut self.store);
+        let at = |data: &[u8], k: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&data[k..k + 8]);
+            u64::from_le_bytes(b)
+        };
+        let (k, new) = match bit {
+            Some(b) => {
+                let k = byte as usize + (b / 64) as usize * 8;
+                let old = at(data, k);
+                let m = 1u64 << (b % 64);
+                (k, if value & 1 == 1 { old | m } else { old & !m })
+            }
+            None => (byte as usize, value & crate::ops::mask(width.min(64))),
+        };
+        data[k..k + 8].copy_from_slice(&new.to_le_bytes());
+    }
+
+    /// The low 64 bits of `probe` in the loaded state.
+    pub fn get_loaded(&self, probe: &Probe) -> u64 {
+        let data = self.memory.data(&self.store);
+        probe_value(probe, |w| {
+            let k = w as usize * 8;
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&data[k..k + 8]);
+            u64::from_le_bytes(b)
+        })
+    }
+
+    /// Runs up to `max` cycles of `sim` with UART transactors, exactly as a loop of `max`
+    /// iterations of "drive the receive pin with the driver's next level; give the monitor
+    /// the transmit pin at `sim.cycle()`; step" would, calling `byte` with every byte the
+    /// monitor decodes; with `until_byte`, stops after the iteration that decodes one. Returns
+    /// the cycles run.
+    ///
+    /// The state stays in the module meanwhile, which runs in chunks: until the receive line
+    /// next changes level, the monitor next samples the transmit line, or the transmit line
+    /// changes (watched).
+    pub fn run_uart(
+        &mut self,
+        sim: &mut Simulator,
+        mut link: UartLink<'_>,
+        max: u64,
+        until_byte: bool,
+        mut byte: impl FnMut(StampedByte),
+    ) -> Result<u64, CompiledError> {
+        if max == 0 {
+            return Ok(0);
+        }
+        self.load(sim)?;
+        let base = sim.cycle();
+        let mut done = 0;
+        let result = loop {
+            if done >= max {
+                break Ok(done);
+            }
+            let cycle = base + done;
+            let mut chunk = max - done;
+            if let Some((pin, driver, level_now)) = &mut link.rx {
+                let (level, steady) = driver.peek();
+                if level != **level_now {
+                    **level_now = level;
+                    self.set_loaded(sim, *pin, u64::from(level));
+                    if let Err(e) = self.run_loaded(0) {
+                        break Err(e);
+                    }
+                }
+                chunk = chunk.min(steady);
+            }
+            let mut got = None;
+            if let Some((probe, monitor)) = &mut link.tx {
+                let tx = self.get_loaded(probe) & 1 == 1;
+                got = monitor.sample(tx, cycle);
+                if let Some(at) = monitor.next_sample().filter(|&at| at > cycle) {
+                    chunk = chunk.min(at - cycle);
+                }
+            }
+            if got.is_some() && until_byte {
+                chunk = 1;
+            }
+            match self.run_loaded(chunk) {
+                Ok(ran) => {
+                    if let Some((_, driver, _)) = &mut link.rx {
+                        driver.advance(ran);
+                    }
+                    done += ran;
+                }
+                Err(e) => break Err(e),
+            }
+            if let Some(b) = got {
+                byte(b);
+                if until_byte {
+                    break Ok(done);
+                }
+            }
+        };
+        self.store(sim);
+        result
+    }
+
+    /// Copies the loaded state back into `sim` and counts the cycles run since
+    /// [`Compiled::load`] on its clock.
+    pub fn store(&mut self, sim: &mut Simulator) {
         let data = self.memory.data(&self.store);
         let (arena, mems) = sim.compiled_state_mut();
         take(data, 0, arena);
         for (m, rows) in mems.iter_mut().enumerate() {
             take(data, self.memory_bases[m] as usize, rows);
         }
-        sim.compiled_ran(n);
-        result
+        sim.compiled_ran(std::mem::take(&mut self.ran));
     }
 }
 
