@@ -1,5 +1,9 @@
 //! `cargo bench -p hdl-sim --bench sim`: simulated clock cycles per second of hdl-sim, natively
 //! and compiled to WebAssembly (run by Node), beside Verilator on the same Verilog in the same run.
+//! Both back ends: the interpreter (`native`; `wasm` is the interpreter built for wasm32), and
+//! the compiled back end (`compiled`: its generated module run by wasmtime, with change tracking;
+//! `comp-full`: without; `wasm-comp`: the same generated module run by Node, as a browser would).
+//! Then the time from a 10,000-cell netlist to its first compiled cycle, and issue 14's targets.
 //! Designs: `cpu` (tests/designs/cpu.v, busy every cycle) and the reference player
 //! (hdl/netlist/de2_115_top.json) idle, and thinking (a game set up, SW = 10: a 2^24-cycle search).
 //!
@@ -13,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use hdl_sim::wasm::Compiled;
+use hdl_sim::wasm::{Compiled, Options, module, state_image};
 use hdl_sim::{BoardConfig, BoardEmulator, Simulator};
 
 #[path = "../examples/wasm_bench/fingerprint.rs"]
@@ -32,6 +36,10 @@ enum Build {
     Wasm,
     /// The compiled back end (`hdl_sim::wasm`), run natively by wasmtime.
     Compiled,
+    /// The same without change tracking: every instruction every cycle.
+    CompiledFull,
+    /// The compiled back end's module run by Node.
+    WasmCompiled,
 }
 
 impl Build {
@@ -40,10 +48,13 @@ impl Build {
             Build::Native => "native",
             Build::Wasm => "wasm",
             Build::Compiled => "compiled",
+            Build::CompiledFull => "comp-full",
+            Build::WasmCompiled => "wasm-comp",
         }
     }
 }
 
+#[derive(Clone, Copy)]
 struct Row {
     design: &'static str,
     build: Build,
@@ -117,12 +128,22 @@ fn bench_cpu(cycles: u64) -> (f64, Option<f64>, u64) {
     )
 }
 
-/// [`bench_cpu`] on the compiled back end (compiling is not timed).
-fn bench_cpu_compiled(cycles: u64) -> (f64, Option<f64>, u64) {
+/// The cpu design at its start state.
+fn cpu_sim() -> Simulator {
     let text = std::fs::read_to_string(Path::new(ROOT).join("tests/designs/cpu.json")).unwrap();
     let mut sim = Simulator::from_json(&text, Some("clk")).unwrap();
     sim.set_by_name("din", 0x1234).unwrap();
-    let mut compiled = Compiled::new(&sim).expect("cpu compiles");
+    sim
+}
+
+/// [`bench_cpu`] on the compiled back end (compiling is not timed).
+fn bench_cpu_compiled(cycles: u64, tracking: bool) -> (f64, Option<f64>, u64) {
+    let mut sim = cpu_sim();
+    let options = Options {
+        tracking,
+        ..Options::default()
+    };
+    let mut compiled = Compiled::with_options(&sim, &options).expect("cpu compiles");
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     compiled.run(&mut sim, cycles).unwrap();
     let s = t.elapsed().as_secs_f64();
@@ -136,11 +157,21 @@ fn bench_cpu_compiled(cycles: u64) -> (f64, Option<f64>, u64) {
 /// The idle reference player as a bare simulator (RX high, keys up, switches 0), on the
 /// interpreter (`compiled` false) or the compiled back end: wall seconds, CPU seconds, and
 /// every output's value after the run.
-fn bench_player_sim(text: &str, cycles: u64, compiled: bool) -> (f64, Option<f64>, Vec<u64>) {
+fn bench_player_sim(
+    text: &str,
+    cycles: u64,
+    compiled: Option<bool>,
+) -> (f64, Option<f64>, Vec<u64>) {
     let mut sim = Simulator::from_json(text, Some("CLOCK_50")).unwrap();
     sim.set_by_name("UART_RXD", 1).unwrap();
     sim.set_by_name("KEY", 0xf).unwrap();
-    let mut back_end = compiled.then(|| Compiled::new(&sim).expect("the player compiles"));
+    let mut back_end = compiled.map(|tracking| {
+        let options = Options {
+            tracking,
+            ..Options::default()
+        };
+        Compiled::with_options(&sim, &options).expect("the player compiles")
+    });
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     match &mut back_end {
         Some(b) => b.run(&mut sim, cycles).unwrap(),
@@ -156,13 +187,23 @@ fn bench_player_sim(text: &str, cycles: u64, compiled: bool) -> (f64, Option<f64
     (s, cpu, outputs)
 }
 
-/// Wall seconds, CPU seconds and the board's fingerprint after the run.
-fn bench_player(text: &str, cycles: u64, sw: u64, input: &[u8]) -> (f64, Option<f64>, u64) {
+/// Wall seconds, CPU seconds and the board's fingerprint after the run, on the interpreter or
+/// (`compiled`) the compiled back end.
+fn bench_player(
+    text: &str,
+    cycles: u64,
+    sw: u64,
+    input: &[u8],
+    compiled: bool,
+) -> (f64, Option<f64>, u64) {
     let config = BoardConfig {
         switch_value: sw,
         ..BoardConfig::default()
     };
     let mut board = BoardEmulator::from_json(text, config).unwrap();
+    if compiled {
+        board.use_compiled().expect("the player compiles");
+    }
     board.send(input);
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     board.run(cycles);
@@ -328,6 +369,119 @@ fn run_wasm(
     }
 }
 
+/// The compiled back end's module for `sim` run by Node (`benches/wasm_compiled.mjs`) for
+/// `cycles` cycles from `sim`'s state: wall seconds, CPU seconds, and milliseconds from the module's
+/// bytes to its first cycle. The state after the run must equal wasmtime's on the same module.
+fn node_compiled(sim: &Simulator, cycles: u64, tag: &str) -> Result<(f64, f64, f64), String> {
+    let generated = module(sim).map_err(|e| e.to_string())?;
+    let image = state_image(sim, &generated);
+    let dir = std::env::temp_dir().join(format!("hdl-sim-bench-node-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let (wasm, start, end) = (
+        dir.join(format!("{tag}.wasm")),
+        dir.join(format!("{tag}.bin")),
+        dir.join(format!("{tag}.out")),
+    );
+    std::fs::write(&wasm, &generated.bytes).map_err(|e| e.to_string())?;
+    std::fs::write(&start, &image).map_err(|e| e.to_string())?;
+    let out = Command::new("node")
+        .arg(Path::new(ROOT).join("benches/wasm_compiled.mjs"))
+        .args([&wasm, &start])
+        .arg(cycles.to_string())
+        .arg(&end)
+        .output()
+        .map_err(|e| format!("node: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "benches/wasm_compiled.mjs failed:\n{}",
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fields: Vec<f64> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("row "))
+        .map(|f| {
+            f.split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let [wall, cpu, compile_ms] = fields[..] else {
+        return Err(format!("benches/wasm_compiled.mjs printed:\n{text}"));
+    };
+    let got = std::fs::read(&end).map_err(|e| e.to_string())?;
+    let mut native = sim.clone();
+    Compiled::new(&native)
+        .and_then(|mut c| c.run(&mut native, cycles))
+        .map_err(|e| e.to_string())?;
+    assert!(
+        got == state_image(&native, &generated),
+        "Node and wasmtime disagree on {tag} after {cycles} cycles"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok((wall, cpu, compile_ms))
+}
+
+/// A synthetic netlist of `cells` word-level cells (32 bits: arithmetic, logic, comparisons,
+/// multiplexers, shifts) reading earlier cells and 64 registers that close the loops.
+fn big_netlist(cells: usize) -> String {
+    use serde_json::{Value, json};
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let bits = |base: usize| -> Value { json!((base..base + 32).collect::<Vec<_>>()) };
+    let p = |v: u64| Value::String(format!("{v:032b}"));
+    let regs = 64;
+    // Nets: 2 = clk; signal k occupies bits 10 + 32k ..; registers are signals 0..64.
+    let sig = |k: usize| 10 + 32 * k;
+    let mut all = serde_json::Map::new();
+    let kinds = [
+        "$add", "$sub", "$xor", "$and", "$or", "$mux", "$eq", "$lt", "$shl", "$mul",
+    ];
+    for c in 0..cells {
+        let y = regs + c;
+        let (a, b, s) = (next(y), next(y), next(y));
+        let kind = kinds[next(kinds.len())];
+        let cell = match kind {
+            "$mux" => json!({"type": kind, "parameters": {"WIDTH": p(32)},
+                "connections": {"A": bits(sig(a)), "B": bits(sig(b)),
+                    "S": [sig(s)], "Y": bits(sig(y))}}),
+            "$shl" => json!({"type": kind, "parameters": {"A_SIGNED": p(0), "B_SIGNED": p(0),
+                "A_WIDTH": p(32), "B_WIDTH": p(5), "Y_WIDTH": p(32)},
+                "connections": {"A": bits(sig(a)), "B": (sig(b)..sig(b) + 5).collect::<Vec<_>>(),
+                    "Y": bits(sig(y))}}),
+            _ => json!({"type": kind, "parameters": {"A_SIGNED": p(0), "B_SIGNED": p(0),
+                "A_WIDTH": p(32), "B_WIDTH": p(32), "Y_WIDTH": p(32)},
+                "connections": {"A": bits(sig(a)), "B": bits(sig(b)), "Y": bits(sig(y))}}),
+        };
+        all.insert(format!("c{c}"), cell);
+    }
+    for r in 0..regs {
+        let d = regs + cells - 1 - next(cells.min(256));
+        all.insert(
+            format!("r{r}"),
+            json!({"type": "$dff",
+            "parameters": {"WIDTH": p(32), "CLK_POLARITY": p(1)},
+            "connections": {"CLK": [2], "D": bits(sig(d)), "Q": bits(sig(r))}}),
+        );
+    }
+    json!({"modules": {"top": {
+        "attributes": {"top": p(1)},
+        "ports": {
+            "clk": {"direction": "input", "bits": [2]},
+            "y": {"direction": "output", "bits": bits(sig(regs + cells - 1))}
+        },
+        "cells": all,
+        "netnames": {}
+    }}})
+    .to_string()
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -367,19 +521,42 @@ fn main() {
         );
         row.set_verilator(vs, vcpu);
     }
-    let (cs, ccpu, compiled_sum) = bench_cpu_compiled(n);
-    assert_eq!(
-        compiled_sum, ours_sum,
-        "the compiled back end and the interpreter disagree on cpu after {n} cycles"
-    );
-    let compiled_row = Row {
-        build: Build::Compiled,
-        ours: cycles_per_second(n, cs),
-        ours_cpu: ccpu.map(|c| cycles_per_second(n, c)),
-        ..row
+    let mut cpu_rows = Vec::new();
+    for (build, tracking) in [(Build::Compiled, true), (Build::CompiledFull, false)] {
+        let _ = bench_cpu_compiled(100_000, tracking); // warm up
+        let (cs, ccpu, compiled_sum) = bench_cpu_compiled(n, tracking);
+        assert_eq!(
+            compiled_sum, ours_sum,
+            "the compiled back end and the interpreter disagree on cpu after {n} cycles"
+        );
+        cpu_rows.push(Row {
+            build,
+            ours: cycles_per_second(n, cs),
+            ours_cpu: ccpu.map(|c| cycles_per_second(n, c)),
+            ..row
+        });
+    }
+    let node_row = |row: &Row, sim: &Simulator, tag: &str| -> Option<(Row, f64)> {
+        match node_compiled(sim, row.cycles, tag) {
+            Ok((wall, cpu, compile_ms)) => Some((
+                Row {
+                    build: Build::WasmCompiled,
+                    ours: cycles_per_second(row.cycles, wall),
+                    ours_cpu: Some(cycles_per_second(row.cycles, cpu)),
+                    ..*row
+                },
+                compile_ms,
+            )),
+            Err(why) => {
+                println!("NOTICE: no wasm-comp figure for {}: {why}", row.design);
+                None
+            }
+        }
     };
+    let cpu_node = node_row(&row, &cpu_sim(), "cpu");
     rows.push(row);
-    rows.push(compiled_row);
+    rows.extend(cpu_rows);
+    rows.extend(cpu_node.map(|(r, _)| r));
 
     // The reference player.
     let player = Path::new(ROOT).join("../hdl/netlist/de2_115_top.json");
@@ -406,7 +583,7 @@ fn main() {
             ];
             let mut native = Vec::new();
             for (design, sw, input, n) in runs {
-                let (s, cpu, print) = bench_player(&text, n, sw, input);
+                let (s, cpu, print) = bench_player(&text, n, sw, input, false);
                 let mut row = Row::native(design, n, s, cpu);
                 if let Some(exe) = &exe {
                     let args = [n.to_string(), sw.to_string(), hex(input)];
@@ -437,21 +614,55 @@ fn main() {
                         ..row
                     }
                 });
+                // The board on the compiled back end: the same bytes, the same state.
+                let (_, sw, input, _) = runs[i];
+                let (cs, ccpu, cprint) = bench_player(&text, row.cycles, sw, input, true);
+                assert_eq!(
+                    cprint, print,
+                    "the compiled board and the interpreter disagree on {} after {} cycles",
+                    row.design, row.cycles
+                );
+                let compiled_row = Row {
+                    build: Build::Compiled,
+                    ours: cycles_per_second(row.cycles, cs),
+                    ours_cpu: ccpu.map(|c| cycles_per_second(row.cycles, c)),
+                    ..row
+                };
+                // In Node: the generated module alone, from the state the board reached once
+                // its input was sent (the serial line then idles; the player thinks and answers).
+                let mut board = BoardEmulator::from_json(
+                    &text,
+                    BoardConfig {
+                        switch_value: sw,
+                        ..BoardConfig::default()
+                    },
+                )
+                .unwrap();
+                board.send(input);
+                while !board.send_idle() {
+                    board.run(1000);
+                }
+                let tag = if i == 0 { "idle" } else { "thinking" };
+                let node = node_row(&row, board.simulator(), tag);
                 let idle = row.design == "player idle";
                 let (verilator, verilator_cpu) = (row.verilator, row.verilator_cpu);
                 rows.push(row);
                 rows.extend(wasm_row);
+                rows.push(compiled_row);
+                rows.extend(node.map(|(r, _)| r));
                 if idle {
-                    // The same idle board as a bare simulator, both back ends (the compiled
-                    // one cannot drive the UART between cycles yet), beside the board's
-                    // Verilator figure. Fewer cycles: the compiled back end evaluates every
-                    // instruction each cycle and is far slower than the interpreter here.
+                    // The same idle board as a bare simulator, each back end, beside the
+                    // board's Verilator figure: what change tracking buys when little happens.
                     let n = 2_000_000;
-                    let (is, icpu, iout) = bench_player_sim(&text, n, false);
-                    let (cs, ccpu, cout) = bench_player_sim(&text, n, true);
-                    assert_eq!(iout, cout, "the back ends disagree on the idle player");
-                    for (build, s, cpu) in [(Build::Native, is, icpu), (Build::Compiled, cs, ccpu)]
+                    let (is, icpu, iout) = bench_player_sim(&text, n, None);
+                    let mut bare = vec![(Build::Native, is, icpu)];
+                    for (build, tracking) in [(Build::Compiled, true), (Build::CompiledFull, false)]
                     {
+                        let (cs, ccpu, cout) = bench_player_sim(&text, n, Some(tracking));
+                        assert_eq!(iout, cout, "the back ends disagree on the idle player");
+                        bare.push((build, cs, ccpu));
+                    }
+                    for (build, s, cpu) in bare {
                         rows.push(Row {
                             design: "player idle (bare sim)",
                             build,
@@ -467,6 +678,21 @@ fn main() {
         }
     }
 
+    // Netlist to first cycle, for a 10,000-cell netlist.
+    let big = big_netlist(10_000);
+    let started = Instant::now();
+    let mut big_sim = Simulator::from_json(&big, Some("clk")).expect("the synthetic netlist loads");
+    let loaded = started.elapsed().as_secs_f64();
+    let generated = module(&big_sim).expect("the synthetic netlist compiles");
+    let generated_at = started.elapsed().as_secs_f64();
+    let mut compiled = Compiled::new(&big_sim).expect("the synthetic netlist compiles");
+    compiled.run(&mut big_sim, 1).expect("one cycle");
+    let native_first = started.elapsed().as_secs_f64();
+    let cells = 10_000 + 64;
+    let node_first = node_compiled(&big_sim, 1000, "big")
+        .map(|(_, _, ms)| ms / 1e3)
+        .inspect_err(|why| println!("NOTICE: no Node compile time: {why}"))
+        .ok();
     // The Verilator builds live in temp dirs named after this process.
     for name in ["cpu", "player"] {
         let _ = std::fs::remove_dir_all(
@@ -516,6 +742,81 @@ fn main() {
     // Issue 7's targets: the emulated board must answer a turn within a second of wall time.
     println!("{}", verdict(&rows, Build::Native, TARGET_NATIVE_MCPS));
     println!("{}", verdict(&rows, Build::Wasm, TARGET_WASM_MCPS));
+
+    // Issue 14's targets, on CPU time (what an unloaded machine gives) where there is one.
+    println!();
+    let find = |design: &str, build: Build| {
+        rows.iter()
+            .find(|r| r.design.starts_with(design) && r.build == build)
+    };
+    let versus_verilator = |r: Option<&Row>| {
+        r.and_then(|r| Some(r.ours_cpu? / r.verilator_cpu?))
+            .or_else(|| r.and_then(|r| Some(r.ours / r.verilator?)))
+    };
+    println!(
+        "{}",
+        target_line(
+            "busy design (cpu), compiled, natively: >= 1x Verilator",
+            versus_verilator(find("cpu", Build::Compiled)),
+            1.0,
+            "x"
+        )
+    );
+    println!(
+        "{}",
+        target_line(
+            "busy design (cpu), compiled, in WebAssembly (Node): >= 0.5x Verilator",
+            versus_verilator(find("cpu", Build::WasmCompiled)),
+            0.5,
+            "x"
+        )
+    );
+    println!(
+        "{}",
+        target_line(
+            "reference player thinking, compiled, in WebAssembly (Node): >= 50 Mcyc/s",
+            find("player thinking", Build::WasmCompiled)
+                .map(|r| r.ours_cpu.unwrap_or(r.ours) / 1e6),
+            50.0,
+            " Mcyc/s"
+        )
+    );
+    println!(
+        "10,000-cell netlist ({cells} cells) to first cycle: natively {native_first:.3} s \
+         (load {loaded:.3} s, generate {:.3} s, wasmtime {:.3} s; module {} KiB)",
+        generated_at - loaded,
+        native_first - generated_at,
+        generated.bytes.len() / 1024
+    );
+    println!(
+        "{}",
+        target_line(
+            "  load + generate natively, then Node compiles to the first cycle: <= 1 s",
+            node_first.map(|n| generated_at + n),
+            1.0,
+            " s"
+        )
+    );
+}
+
+/// `what: MET` or `what: MISSED by N%` for a figure `got` against `want` (higher is better,
+/// except for seconds, where `unit` is " s" and lower is better).
+fn target_line(what: &str, got: Option<f64>, want: f64, unit: &str) -> String {
+    let lower_better = unit == " s";
+    match got {
+        None => format!("{what}: not measured"),
+        Some(g) if (g >= want) != lower_better || g == want => {
+            format!("{what}: MET ({g:.2}{unit})")
+        }
+        Some(g) => {
+            let by = if lower_better {
+                (g / want - 1.0) * 100.0
+            } else {
+                (1.0 - g / want) * 100.0
+            };
+            format!("{what}: MISSED by {by:.0}% ({g:.2}{unit})")
+        }
+    }
 }
 
 /// Issue 7's target line for one build: met when its slowest player row reaches the target.
@@ -527,7 +828,7 @@ fn verdict(rows: &[Row], build: Build, target_mcps: f64) -> String {
     let label = match build {
         Build::Native => "native",
         Build::Wasm => "WASM",
-        Build::Compiled => "compiled",
+        other => other.name(),
     };
     let target = format!("{label} target (>= {target_mcps} Mcyc/s on the reference player)");
     let met = |v: f64| {

@@ -243,7 +243,9 @@ impl BoardEmulator {
             rx: Some((self.rx_pin, &mut self.driver, &mut self.rx_level)),
             tx: Some((&self.tx, &mut self.monitor)),
         };
-        match c.run_uart(&mut self.sim, link, max, until_byte, |b| output.push_back(b)) {
+        match c.run_uart(&mut self.sim, link, max, until_byte, |b| {
+            output.push_back(b)
+        }) {
             Ok(done) => done,
             Err(_) => {
                 // A trap is a defect of the generator: the interpreter takes over.

@@ -226,7 +226,11 @@ fn a_watched_bit_ends_a_run_after_the_cycle_it_changed() {
     assert_eq!(compiled.run_loaded(50).unwrap(), 50, "LEDG stays 0");
     compiled.set_loaded(&sim, sw, 3);
     assert_eq!(compiled.run_loaded(0).unwrap(), 0, "run(0) only settles");
-    assert_eq!(compiled.run_loaded(1000).unwrap(), 1, "LEDG changes at once");
+    assert_eq!(
+        compiled.run_loaded(1000).unwrap(),
+        1,
+        "LEDG changes at once"
+    );
     assert_eq!(compiled.get_loaded(&ledg), 3);
     compiled.set_loaded(&sim, sw, 0);
     assert_eq!(compiled.run_loaded(70).unwrap(), 70);

@@ -70,7 +70,12 @@ pub(crate) fn generate(
     let ngroups = plan.groups.len();
     let mut funcs: Vec<Function> = Vec::with_capacity(1 + ngroups);
     {
-        let mut g = Gen::new(p, &plan, opts, Function::new([(LOCALS + opts.watch.len() as u32, ValType::I64)]));
+        let mut g = Gen::new(
+            p,
+            &plan,
+            opts,
+            Function::new([(LOCALS + opts.watch.len() as u32, ValType::I64)]),
+        );
         g.run();
         funcs.push(g.f);
     }
@@ -237,8 +242,10 @@ impl Plan {
             .step_by(BLOCK)
             .map(|s| (s, (s + BLOCK).min(n)))
             .collect();
-        let groups: Vec<Vec<(usize, usize)>> =
-            blocks.chunks(GROUP).map(<[(usize, usize)]>::to_vec).collect();
+        let groups: Vec<Vec<(usize, usize)>> = blocks
+            .chunks(GROUP)
+            .map(<[(usize, usize)]>::to_vec)
+            .collect();
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
         let mut reg_chunk = vec![None; p.regs.len()];
         for (k, posedge) in [true, false].into_iter().enumerate() {
@@ -469,6 +476,15 @@ impl<'p> Gen<'p> {
         self.i(Instruction::End);
     }
 
+    /// With tracking, runs `body` when the flag at `addr` is set (clearing it); without, always.
+    fn tracked(&mut self, addr: u64, body: impl FnOnce(&mut Self)) {
+        if self.plan.tracking {
+            self.if_flag(addr, body);
+        } else {
+            body(self);
+        }
+    }
+
     fn put_flag(&mut self, addr: u64, v: i32) {
         self.i(Instruction::I32Const(0))
             .i(Instruction::I32Const(v))
@@ -600,7 +616,10 @@ impl<'p> Gen<'p> {
                     let w = op.off + bit / 64;
                     let b = 1u64 << (bit % 64);
                     // if the clock bit differs from `level`: flip it, edge, settle.
-                    self.word(w).c(b).i(Instruction::I64And).i(Instruction::I64Eqz);
+                    self.word(w)
+                        .c(b)
+                        .i(Instruction::I64And)
+                        .i(Instruction::I64Eqz);
                     if !level {
                         self.i(Instruction::I32Eqz);
                     }
@@ -674,11 +693,7 @@ impl<'p> Gen<'p> {
                     g.inst(i);
                 }
             };
-            if plan.tracking {
-                self.if_flag(plan.block_flag + plan.block_of(start) as u64, body);
-            } else {
-                body(self);
-            }
+            self.tracked(plan.block_flag + plan.block_of(start) as u64, body);
         }
         self.i(Instruction::End);
     }
@@ -698,7 +713,12 @@ impl<'p> Gen<'p> {
         }
         self.value(inst);
         self.and_mask(inst.y.width);
-        self.update(u64::from(inst.y.off) * 8, inst.y.sig, Origin::Inst(i), tracked);
+        self.update(
+            u64::from(inst.y.off) * 8,
+            inst.y.sig,
+            Origin::Inst(i),
+            tracked,
+        );
     }
 
     /// A gather into several words: the constant bits, then each segment or-ed into the word
@@ -986,7 +1006,9 @@ impl<'p> Gen<'p> {
             _ => None,
         };
         if let Some((ins, boolean)) = simple {
-            self.read_ext(&inst.a, signed).read_ext(&inst.b, signed).i(ins);
+            self.read_ext(&inst.a, signed)
+                .read_ext(&inst.b, signed)
+                .i(ins);
             if boolean {
                 self.i(Instruction::I64ExtendI32U);
             }
@@ -1236,21 +1258,14 @@ impl<'p> Gen<'p> {
                     g.stage_reg(r);
                 }
             };
-            if plan.tracking {
-                self.if_flag(plan.chunk_flag + c, stage);
-            } else {
-                stage(self);
-            }
+            self.tracked(plan.chunk_flag + c, stage);
         }
-        for (k, rd) in p.reads.iter().enumerate() {
-            if rd.posedge == posedge {
-                self.stage_read(k);
-            }
+        let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
+        for k in reads() {
+            self.stage_read(k);
         }
-        for (k, wp) in p.writes.iter().enumerate() {
-            if wp.posedge == posedge {
-                self.write_port(k);
-            }
+        for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
+            self.write_port(k);
         }
         for (k, regs) in plan.chunks[side].iter().enumerate() {
             let c = (first_chunk + k) as u64;
@@ -1261,17 +1276,12 @@ impl<'p> Gen<'p> {
                     g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
                 }
             };
-            if plan.tracking {
-                self.if_flag(plan.staged_flag + c, apply);
-            } else {
-                apply(self);
-            }
+            self.tracked(plan.staged_flag + c, apply);
         }
-        for (k, rd) in p.reads.iter().enumerate() {
-            if rd.posedge == posedge {
-                self.load_at(plan.stage_slot(p.regs.len() + k));
-                self.update(u64::from(rd.state.off) * 8, rd.state.sig, Origin::Edge, true);
-            }
+        for k in reads() {
+            let state = p.reads[k].state;
+            self.load_at(plan.stage_slot(p.regs.len() + k));
+            self.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
         }
     }
 
@@ -1282,7 +1292,11 @@ impl<'p> Gen<'p> {
         self.store_at(slot, |g| {
             g.read(&reg.d);
             if let Some(c) = &reg.en {
-                g.set(T1).get(T1).read(&reg.state).active(c).i(Instruction::Select);
+                g.set(T1)
+                    .get(T1)
+                    .read(&reg.state)
+                    .active(c)
+                    .i(Instruction::Select);
             }
             if let Some((c, val)) = &reg.srst {
                 g.replace_if(val, |g| {

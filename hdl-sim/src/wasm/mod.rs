@@ -19,7 +19,8 @@
 //!   from byte 0 (word `k` of the arena at byte `8k`, little-endian; [`WasmModule::arena_words`]
 //!   words), then every memory's rows at [`WasmModule::memory_bases`] (one word per row), then
 //!   the module's own scratch (staging words and change flags) up to
-//!   [`WasmModule::state_bytes`]. A host copies the arena and the memories in, writes inputs
+//!   [`WasmModule::state_bytes`]. A host copies the arena and the memories in
+//!   ([`state_image`]), writes inputs
 //!   ([`input_slot`] says where), calls `run`, and reads outputs ([`probe_value`]) or copies
 //!   the state back. The scratch needs no initial value.
 //!
@@ -140,6 +141,29 @@ pub fn module_with(sim: &Simulator, options: &Options) -> Result<WasmModule, Uns
         tracking: options.tracking,
     };
     codegen::generate(program, arena.len(), &opts)
+}
+
+/// The first `8 * arena_words + memories` bytes of `mem` for `sim`'s current state: what a
+/// host copies in (at byte 0) before its first `run`. `module` must be `sim`'s.
+pub fn state_image(sim: &Simulator, module: &WasmModule) -> Vec<u8> {
+    let (_, arena, mems) = sim.compiled_parts();
+    let end = module
+        .memory_bases
+        .iter()
+        .zip(mems)
+        .map(|(&base, rows)| base as usize + rows.len() * 8)
+        .fold(arena.len() * 8, usize::max);
+    let mut image = vec![0u8; end];
+    for (k, w) in arena.iter().enumerate() {
+        image[k * 8..k * 8 + 8].copy_from_slice(&w.to_le_bytes());
+    }
+    for (&base, rows) in module.memory_bases.iter().zip(mems) {
+        for (k, w) in rows.iter().enumerate() {
+            let at = base as usize + k * 8;
+            image[at..at + 8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    image
 }
 
 /// Where a host writes input `pin` in `mem`.

@@ -73,8 +73,12 @@ impl std::fmt::Debug for Compiled {
 /// loaded before a run, so nothing else is copied).
 impl Clone for Compiled {
     fn clone(&self) -> Compiled {
-        Compiled::instantiate(self.module.clone(), self.memory_bases.clone(), self.shape.clone())
-            .expect("a module that instantiated once instantiates again")
+        Compiled::instantiate(
+            self.module.clone(),
+            self.memory_bases.clone(),
+            self.shape.clone(),
+        )
+        .expect("a module that instantiated once instantiates again")
     }
 }
 

@@ -21,28 +21,40 @@ pub fn designs_dir() -> PathBuf {
 pub struct Design {
     pub name: &'static str,
     pub top: &'static str,
+    /// More Verilog files (relative to the designs directory) the top instantiates.
+    pub extra: &'static [&'static str],
 }
 
 pub const DESIGNS: &[Design] = &[
     Design {
         name: "ops",
         top: "ops_top",
+        extra: &[],
     },
     Design {
         name: "mem",
         top: "mem",
+        extra: &[],
     },
     Design {
         name: "cpu",
         top: "cpu",
+        extra: &[],
     },
     Design {
         name: "ffs",
         top: "ffs",
+        extra: &[],
     },
     Design {
         name: "loops",
         top: "loops",
+        extra: &[],
+    },
+    Design {
+        name: "picorv32_soc",
+        top: "picorv32_soc",
+        extra: &["picorv32/picorv32.v"],
     },
 ];
 
@@ -229,6 +241,7 @@ pub fn run_iverilog(
         .arg(&vvp)
         .arg(&tb_path)
         .arg(design.verilog())
+        .args(design.extra.iter().map(|f| designs_dir().join(f)))
         .status()
         .expect("run iverilog");
     assert!(status.success(), "iverilog failed on {}", design.name);
