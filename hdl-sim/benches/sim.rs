@@ -136,6 +136,41 @@ fn cpu_sim() -> Simulator {
     sim
 }
 
+/// PicoRV32 running its program, after 4 cycles of reset.
+fn pico_sim() -> Simulator {
+    let path = Path::new(ROOT).join("tests/designs/picorv32_soc.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut sim = Simulator::from_json(&text, Some("clk")).unwrap();
+    sim.set_by_name("rst", 1).unwrap();
+    sim.run(4);
+    sim.set_by_name("rst", 0).unwrap();
+    sim
+}
+
+/// PicoRV32 for `cycles` cycles on the interpreter (`None`) or the compiled back end (with or
+/// without tracking): wall seconds, CPU seconds, the output port after the run.
+fn bench_pico(cycles: u64, compiled: Option<bool>) -> (f64, Option<f64>, u64) {
+    let mut sim = pico_sim();
+    let mut back_end = compiled.map(|tracking| {
+        let options = Options {
+            tracking,
+            ..Options::default()
+        };
+        Compiled::with_options(&sim, &options).expect("picorv32 compiles")
+    });
+    let (t, c) = (Instant::now(), thread_cpu_seconds());
+    match &mut back_end {
+        Some(b) => b.run(&mut sim, cycles).unwrap(),
+        None => sim.run(cycles),
+    }
+    let s = t.elapsed().as_secs_f64();
+    (
+        s,
+        spent(c, thread_cpu_seconds()),
+        sim.get_by_name("out").unwrap(),
+    )
+}
+
 /// [`bench_cpu`] on the compiled back end (compiling is not timed).
 fn bench_cpu_compiled(cycles: u64, tracking: bool) -> (f64, Option<f64>, u64) {
     let mut sim = cpu_sim();
@@ -558,6 +593,38 @@ fn main() {
     rows.extend(cpu_rows);
     rows.extend(cpu_node.map(|(r, _)| r));
 
+    // PicoRV32 running its program: a public soft-CPU core, busy every cycle.
+    let n = 1_000_000;
+    let (s, cpu, pico_out) = bench_pico(n, None);
+    let mut row = Row::native("picorv32 (busy)", n, s, cpu);
+    let pico_v = [
+        Path::new(ROOT).join("tests/designs/picorv32_soc.v"),
+        Path::new(ROOT).join("tests/designs/picorv32/picorv32.v"),
+    ];
+    if have_verilator
+        && let Some(exe) = verilate("pico", "picorv32_soc", &pico_v, Some("PICO"))
+        && let Some((vs, vout, vcpu)) = run_model(&exe, &[n.to_string()])
+    {
+        assert_eq!(
+            vout, pico_out,
+            "hdl-sim and Verilator disagree on picorv32 after {n} cycles"
+        );
+        row.set_verilator(vs, vcpu);
+    }
+    let mut pico_rows = vec![row];
+    for (build, tracking) in [(Build::Compiled, true), (Build::CompiledFull, false)] {
+        let (cs, ccpu, out) = bench_pico(n, Some(tracking));
+        assert_eq!(out, pico_out, "the back ends disagree on picorv32");
+        pico_rows.push(Row {
+            build,
+            ours: cycles_per_second(n, cs),
+            ours_cpu: ccpu.map(|c| cycles_per_second(n, c)),
+            ..row
+        });
+    }
+    pico_rows.extend(node_row(&row, &pico_sim(), "pico").map(|(r, _)| r));
+    rows.extend(pico_rows);
+
     // The reference player.
     let player = Path::new(ROOT).join("../hdl/netlist/de2_115_top.json");
     match std::fs::read_to_string(&player) {
@@ -694,7 +761,7 @@ fn main() {
         .inspect_err(|why| println!("NOTICE: no Node compile time: {why}"))
         .ok();
     // The Verilator builds live in temp dirs named after this process.
-    for name in ["cpu", "player"] {
+    for name in ["cpu", "pico", "player"] {
         let _ = std::fs::remove_dir_all(
             std::env::temp_dir().join(format!("hdl-sim-bench-{name}-{}", std::process::id())),
         );
@@ -765,8 +832,26 @@ fn main() {
     println!(
         "{}",
         target_line(
+            "busy design (picorv32), compiled, natively: >= 1x Verilator",
+            versus_verilator(find("picorv32", Build::Compiled)),
+            1.0,
+            "x"
+        )
+    );
+    println!(
+        "{}",
+        target_line(
             "busy design (cpu), compiled, in WebAssembly (Node): >= 0.5x Verilator",
             versus_verilator(find("cpu", Build::WasmCompiled)),
+            0.5,
+            "x"
+        )
+    );
+    println!(
+        "{}",
+        target_line(
+            "busy design (picorv32), compiled, in WebAssembly (Node): >= 0.5x Verilator",
+            versus_verilator(find("picorv32", Build::WasmCompiled)),
             0.5,
             "x"
         )

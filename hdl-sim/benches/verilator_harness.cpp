@@ -2,6 +2,7 @@
 // a rising then a falling clock edge, eval() after each. Prints "SECONDS CHECKSUM".
 //   cpu:    ./Vcpu CYCLES
 //   player: ./Vde2_115_top CYCLES SW HEXBYTES   (UART bytes sent 8N1 at 434 cycles per bit)
+//   pico:   ./Vpicorv32_soc CYCLES               (after 4 cycles of reset)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,9 @@
 #ifdef PLAYER
 #include "Vde2_115_top.h"
 typedef Vde2_115_top Top;
+#elif defined(PICO)
+#include "Vpicorv32_soc.h"
+typedef Vpicorv32_soc Top;
 #else
 #include "Vcpu.h"
 typedef Vcpu Top;
@@ -52,6 +56,19 @@ int main(int argc, char** argv) {
         top.CLOCK_50 = 0; top.eval();
     }
     checksum = checksum * 31 + top.LEDR;
+#elif defined(PICO)
+    top.clk = 0;
+    top.rst = 1;
+    top.eval();
+    for (int i = 0; i < 4; i++) { top.clk = 1; top.eval(); top.clk = 0; top.eval(); }
+    top.rst = 0;
+    top.eval();
+    auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < cycles; i++) {
+        top.clk = 1; top.eval();
+        top.clk = 0; top.eval();
+    }
+    checksum = top.out;
 #else
     top.clk = 0;
     top.rst = 0;
