@@ -221,10 +221,14 @@ impl BoardEmulator {
     }
 
     /// Whether the compiled back end runs the board (see [`BoardEmulator::use_compiled`]).
+    #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
     pub fn is_compiled(&self) -> bool {
-        #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
-        return self.compiled.is_some();
-        #[cfg(not(all(feature = "compiled", not(target_arch = "wasm32"))))]
+        self.compiled.is_some()
+    }
+
+    /// Whether the compiled back end runs the board: never in this build.
+    #[cfg(not(all(feature = "compiled", not(target_arch = "wasm32"))))]
+    pub fn is_compiled(&self) -> bool {
         false
     }
 
