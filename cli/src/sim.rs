@@ -290,12 +290,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(vcd_context)?;
     }
     if args.json {
-        let figures = serde_json::json!({
-            "cycles": args.cycles,
-            "seconds": seconds,
-            "backend": backend.name(),
-        });
-        writeln!(out, "{figures}")?;
+        // In the documented order (a JSON map would sort the keys).
+        writeln!(
+            out,
+            "{{\"cycles\":{},\"seconds\":{},\"backend\":\"{}\"}}",
+            args.cycles,
+            serde_json::Value::from(seconds),
+            backend.name()
+        )?;
     } else {
         eprintln!(
             "{} cycles in {seconds:.3} s: {:.0} cycles/s ({})",
