@@ -203,23 +203,18 @@ impl Pilots {
                 limits,
                 seed: 0,
             };
-            let mut run = ProgramRun {
+            self.runs.push(ProgramRun {
                 name: crate::lab::session::stem(&file_name),
                 state: RunState::Loading,
                 circuit: track.circuit.clone(),
                 handle: None,
                 printed: String::new(),
-            };
-            self.runs.push(ProgramRun {
-                handle: None,
-                ..run_placeholder(&run)
             });
+            // Its events arrive later, as messages: the row is there to take them.
             let on_event = ctx.link().callback(move |e| Msg::WasmEvent(index, e));
-            run.handle = Some(crate::wasi::run_pilot(spec, on_event));
-            if let Some(slot) = self.runs.get_mut(index) {
-                // The handle may have reported (refused) already: keep that state.
-                run.state = slot.state.clone();
-                *slot = run;
+            let handle = crate::wasi::run_pilot(spec, on_event);
+            if let Some(run) = self.runs.get_mut(index) {
+                run.handle = Some(handle);
             }
         }
         self.sync_progress(ctx);
@@ -262,17 +257,6 @@ impl Pilots {
         } else if !running {
             self.progress = None;
         }
-    }
-}
-
-/// A run's row before its worker is started (the same name, state and circuit).
-fn run_placeholder(run: &ProgramRun) -> ProgramRun {
-    ProgramRun {
-        name: run.name.clone(),
-        state: run.state.clone(),
-        circuit: run.circuit.clone(),
-        handle: None,
-        printed: String::new(),
     }
 }
 
