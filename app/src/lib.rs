@@ -14,6 +14,7 @@ pub mod route;
 pub mod serial;
 pub mod soccer;
 pub mod synth;
+pub mod wasi;
 pub mod workers;
 pub mod zoom;
 
