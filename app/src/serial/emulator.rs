@@ -128,14 +128,14 @@ fn on_output(
             *shared.status.borrow_mut() = format!("{top} powered up");
         }
         BoardOutput::Failed(error) => {
-            let was_loaded = shared.loaded.replace(false);
+            shared.loaded.set(false);
             *shared.status.borrow_mut() = format!("cannot emulate this netlist: {error}");
-            if was_loaded {
-                inlet.emit(WireEvent::Closed {
-                    reason: error,
-                    at_ms: cycle_ms(shared.cycle.get()),
-                });
-            }
+            // Also when it never powered up: a game waiting for it (a league's) then loses it
+            // by `disconnect` instead of waiting for ever.
+            inlet.emit(WireEvent::Closed {
+                reason: error,
+                at_ms: cycle_ms(shared.cycle.get()),
+            });
         }
         BoardOutput::Ran {
             bytes,
