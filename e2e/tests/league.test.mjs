@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { before, test } from 'node:test';
@@ -58,7 +58,8 @@ function pageName(spec) {
 }
 
 // Sets up the league in the form (from a clean slate) and runs it. A player `serial` is the
-// next port of the scripted `navigator.serial`; `sim:PATH` and `wasm:PATH` are uploaded files.
+// next port of the scripted `navigator.serial`; `sim:PATH` and `wasm:PATH` are uploaded files
+// (consecutive bots in one pick).
 async function runInPage(page, { players, sizes, turnMs, seed }) {
   await visit(page, '#/league');
   await page.evaluate(() => localStorage.clear());
@@ -67,15 +68,20 @@ async function runInPage(page, { players, sizes, turnMs, seed }) {
   while ((await page.locator('[data-testid="league-remove"]').count()) > 0) {
     await page.click('[data-testid="league-remove"] >> nth=0');
   }
-  for (const [k, spec] of players.entries()) {
-    if (spec === 'sim') {
+  for (let k = 0; k < players.length; k++) {
+    const spec = players[k];
+    if (spec.startsWith('wasm:')) {
+      // A run of bots goes in one pick of several files.
+      let end = k;
+      while (players[end + 1]?.startsWith('wasm:')) end++;
+      await page.setInputFiles('input[data-testid="league-bots"]', players.slice(k, end + 1).map((p) => p.slice(5)));
+      k = end;
+    } else if (spec === 'sim') {
       await page.click('[data-testid="league-add-emulated"]');
     } else if (spec === 'serial') {
       await page.click('[data-testid="league-add-serial"]');
     } else if (spec.startsWith('sim:')) {
       await page.setInputFiles('input[data-testid="league-netlists"]', spec.slice(4));
-    } else if (spec.startsWith('wasm:')) {
-      await page.setInputFiles('input[data-testid="league-bots"]', spec.slice(5));
     } else {
       await page.selectOption('select[data-testid="league-engine-level"]', spec.replace('engine:', ''));
       await page.click('[data-testid="league-add-engine"]');
@@ -255,9 +261,11 @@ test('a board on a serial port plays its games one at a time', { timeout: 300_00
 });
 
 // A player's own design: a netlist file (here the reference player's, so the CLI can play the
-// same league with `sim:PATH`) on an emulated board, kept in IndexedDB across a reload.
+// same league with `sim:PATH`) on an emulated board, kept in IndexedDB across a reload. The
+// reload comes during the engines' first games (the schedule's first pair), so no board is
+// powering up then, and the design's games are all played after it, from the kept file.
 const NETLIST = new URL('../../hdl/netlist/de2_115_top.json', import.meta.url).pathname;
-const DESIGN = { players: ['engine:1', `sim:${NETLIST}`], sizes: ['4x4', '6x6'], turnMs: 1000, seed: 8 };
+const DESIGN = { players: ['engine:3', 'engine:2', `sim:${NETLIST}`], sizes: ['6x6'], turnMs: 2000, seed: 8 };
 
 test('an uploaded netlist plays as the CLI\'s sim:NETLIST, and a reload keeps it', { timeout: 600_000 }, async () => {
   const cli = cliLeague(DESIGN);
@@ -270,9 +278,11 @@ test('an uploaded netlist plays as the CLI\'s sim:NETLIST, and a reload keeps it
     );
     await page.reload();
     await page.waitForSelector('[data-testid="league-status"]');
+    const kept = await gamesDone(page);
+    assert.ok(kept >= 1 && kept < 6, `the league was still running at the reload (${kept})`);
     assert.deepEqual(
       await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name)),
-      ['engine:1', 'de2_115_top'],
+      ['engine:3', 'engine:2', 'de2_115_top'],
     );
     await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 500_000 });
     await assertSameAsCli(page, cli);
@@ -282,6 +292,37 @@ test('an uploaded netlist plays as the CLI\'s sim:NETLIST, and a reload keeps it
     });
     await page.waitForSelector('[data-testid="league-error"]');
     assert.match(await page.textContent('[data-testid="league-error"]'), /^nothing\.json: /);
-    assert.equal(await page.locator('[data-testid="league-player"]').count(), 2);
+    assert.equal(await page.locator('[data-testid="league-player"]').count(), 3);
+  });
+});
+
+// WebAssembly bots (`.wasm` files, named by their stems) play in the page, in workers, with
+// engine levels and the emulated reference board, to the CLI's standings: the example bot,
+// and the CLI tests' bad bots (cli/tests/soccer_wasm_bots.rs, checked to be these files),
+// which lose by the same reasons (trap: disconnect, silent: timeout, junk: illegal_step).
+const FIXTURES = new URL('./league-fixtures/', import.meta.url).pathname;
+const RANDOM_BOT = new URL('../../target/pilots/wasm/random-bot.wasm', import.meta.url).pathname;
+const BOTS = {
+  players: ['engine:0', 'engine:2', 'sim', `wasm:${RANDOM_BOT}`,
+    ...['trap', 'silent', 'junk'].map((name) => `wasm:${FIXTURES}${name}.wasm`)],
+  sizes: ['4x4'],
+  turnMs: 1500,
+  seed: 4,
+};
+
+test('WebAssembly bots good and bad play the league as in the CLI', { timeout: 1_500_000 }, async () => {
+  if (!existsSync(RANDOM_BOT)) {
+    execFileSync('cargo', ['xtask', 'pilots'], { cwd: new URL('../..', import.meta.url).pathname, stdio: 'ignore' });
+  }
+  const cli = cliLeague(BOTS);
+  const reasons = { trap: 'disconnect', silent: 'timeout', junk: 'illegal_step' };
+  for (const g of cli.games) {
+    const bad = reasons[g.red] ? 'red' : reasons[g.blue] ? 'blue' : null;
+    if (bad) assert.equal(g.reason, reasons[g[bad]], `the CLI: ${g.red} v ${g.blue}`);
+  }
+  await browser.withPage(async (page) => {
+    await runInPage(page, BOTS);
+    await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 1_400_000 });
+    await assertSameAsCli(page, cli);
   });
 });

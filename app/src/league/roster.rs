@@ -18,9 +18,13 @@ use super::session::{Entrant, PlayerKind};
 use super::storage;
 use crate::monitor::SharedLog;
 use crate::serial::api::{self, SerialPort};
-use crate::serial::link::{Carrier, Link, page_ms};
+use crate::serial::link::{Carrier, Link, WireEvent, page_ms};
 use crate::serial::side::{BoardPlayer, Forfeit};
 use crate::serial::{Connection, LineSettings};
+use crate::soccer::players::{Player, TurnRequest};
+use crate::wasi::bot::DEFAULT_BOT_MEMORY;
+use crate::wasi::protocol::Ended;
+use crate::wasi::{BotEvent, WasmBot};
 use crate::workers::board::{Bench, Load, Pins};
 
 /// The storage kinds of uploaded files.
@@ -191,23 +195,54 @@ impl Roster {
     }
 
     /// A bot player of `kind` for one game, seeded `seed` for its `random_get`, with `turn_ms`
-    /// per turn.
+    /// per turn and 64 MiB of memory at most (as the CLI's default); losses no turn shows go to
+    /// `forfeit`. The bot speaks the protocol on its standard streams exactly as a board on its
+    /// line, so it plays through the same [`BoardPlayer`] (its referee, the engine's, rules on
+    /// its bytes on the page's clock); it is started afresh for the game and stopped after it.
     pub fn bot_player(
         &self,
         kind: &PlayerKind,
-        _seed: u64,
-        _turn_ms: u64,
-        _forfeit: Callback<Forfeit>,
-    ) -> Result<Box<dyn crate::soccer::players::Player>, Absent> {
-        match kind {
-            PlayerKind::Bot { file } if self.bot(file).is_none() => {
-                Err(format!("the bot {file} is not on this page"))
+        seed: u64,
+        turn_ms: u64,
+        forfeit: Callback<Forfeit>,
+    ) -> Result<Box<dyn Player>, Absent> {
+        let PlayerKind::Bot { file } = kind else {
+            return Err(format!("{} is not a bot", kind.spec()));
+        };
+        let module = self
+            .bot(file)
+            .ok_or_else(|| format!("the bot {file} is not on this page"))?;
+        let name = kind.spec();
+        let epoch = page_ms();
+        let (inlet, sink) = Link::inlet(&name, self.log(), epoch);
+        let on_event = Callback::from(move |event: BotEvent| {
+            let at_ms = page_ms();
+            match event {
+                BotEvent::Started => {}
+                BotEvent::Bytes(bytes) => inlet.emit(WireEvent::Data { bytes, at_ms }),
+                BotEvent::Refused(reason) => inlet.emit(WireEvent::Closed { reason, at_ms }),
+                BotEvent::Ended { ended, .. } => {
+                    let reason = match ended {
+                        Ended::Exited(status) => format!("the bot exited ({status})"),
+                        Ended::Trapped(why) | Ended::BrokeRule(why) => why,
+                        Ended::OutOfMemory => "linear memory past its limit".into(),
+                    };
+                    inlet.emit(WireEvent::Closed { reason, at_ms })
+                }
             }
-            PlayerKind::Bot { file } => Err(format!(
-                "{file}: this page cannot run WebAssembly bots yet (the CLI can: wasm:{file})"
-            )),
-            _ => Err(format!("{} is not a bot", kind.spec())),
-        }
+        });
+        let bot = Rc::new(WasmBot::spawn(
+            file,
+            &module,
+            DEFAULT_BOT_MEMORY,
+            seed,
+            on_event,
+        )?);
+        let link = Link::with_sink(Carrier::Bot(bot.clone()), &name, self.log(), epoch, sink);
+        Ok(Box::new(BotPlayer {
+            board: BoardPlayer::new(link, turn_ms, Side::Red, forfeit),
+            bot,
+        }))
     }
 
     /// A board player of `kind` for one game that red starts, with `turn_ms` per turn; losses
@@ -240,6 +275,36 @@ impl Roster {
             PlayerKind::Engine { .. } | PlayerKind::Bot { .. } => return None,
         };
         Some(Ok(BoardPlayer::new(link, turn_ms, Side::Red, forfeit)))
+    }
+}
+
+/// A bot on its wire for one game: stopped when the game lets it go.
+struct BotPlayer {
+    board: BoardPlayer,
+    bot: Rc<WasmBot>,
+}
+
+impl Player for BotPlayer {
+    fn new_game(&mut self, field: engine::soccer::field::Field, side: Side) {
+        self.board.new_game(field, side);
+    }
+
+    fn your_turn(&mut self, request: TurnRequest) {
+        self.board.your_turn(request);
+    }
+
+    fn cancel(&mut self) {
+        self.board.cancel();
+    }
+
+    fn is_ready(&self) -> bool {
+        self.board.is_ready()
+    }
+}
+
+impl Drop for BotPlayer {
+    fn drop(&mut self) {
+        self.bot.kill();
     }
 }
 
