@@ -264,3 +264,114 @@ fn a_league_of_wasm_bots_good_and_bad_and_engines_is_the_same_with_any_jobs() {
         }
     }
 }
+
+#[test]
+fn the_bot_memory_limit_is_a_flag_and_a_plan_field() {
+    let dir = testkit::scratch_dir("cli");
+    // Grows its memory to about 69 MiB when asked to play, then never answers.
+    let greedy = bad_bots()
+        .into_iter()
+        .find(|b| b.0 == "greedy")
+        .expect("the greedy bot");
+    let path = wasm::save(dir.path(), "greedy.wasm", &greedy.1);
+    let game = [
+        "--starter",
+        "red",
+        "--turn-ms",
+        "1000",
+        "--width",
+        "4",
+        "--length",
+        "4",
+    ];
+    let reason_with = |extra: &[&str]| {
+        let mut args = game.to_vec();
+        args.extend_from_slice(extra);
+        let lines = referee(&spec(&path), "engine:1", &args);
+        assert_eq!(lines.len(), 1, "{extra:?}: {lines:?}");
+        let result = Record::parse(&lines[0]).unwrap().result.expect("a verdict");
+        assert_eq!(result.winner, Side::Blue, "{extra:?}: {}", lines[0]);
+        result.reason
+    };
+    // Past the default 64 MiB the growth traps; under a 128 MiB limit it succeeds, and the bot
+    // loses only by its silence.
+    assert_eq!(reason_with(&[]), Reason::Disconnect);
+    assert_eq!(reason_with(&["--bot-memory-mb", "128"]), Reason::Timeout);
+    assert_eq!(reason_with(&["--bot-memory-mb", "64"]), Reason::Disconnect);
+    let refused = run(
+        quadrille(&[
+            "soccer",
+            "referee",
+            "--red",
+            &spec(&path),
+            "--blue",
+            "engine",
+            "--bot-memory-mb",
+            "0",
+        ]),
+        LIMIT,
+    );
+    assert_ne!(code(&refused), 0);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--bot-memory-mb"));
+
+    // The league: the plan's `bot_memory_mb`, which the flag overrides.
+    let plan_path = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan_path,
+        format!(
+            "seed = 3\nturn_ms = 1000\nsizes = [\"4x4\"]\nbot_memory_mb = 128\n\
+             [[player]]\nname = \"greedy\"\nspec = {}\n[[player]]\nname = \"eng1\"\nspec = \"engine:1\"\n",
+            toml_string(&spec(&path))
+        ),
+    )
+    .unwrap();
+    let reasons = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["soccer", "league", plan_path.to_str().unwrap(), "--json"];
+        args.extend_from_slice(extra);
+        let out = run(quadrille(&args), LIMIT);
+        assert_success(&out);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                assert_eq!(
+                    g["winner"],
+                    if g["red"] == "greedy" { "blue" } else { "red" },
+                    "{g}"
+                );
+                g["reason"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    assert_eq!(reasons(&[]), ["timeout", "timeout"]);
+    assert_eq!(
+        reasons(&["--bot-memory-mb", "64"]),
+        ["disconnect", "disconnect"]
+    );
+}
+
+/// The bad bots the page's league plays in the e2e suite (`e2e/tests/league-fixtures/`) are
+/// these modules, byte for byte, so the page and the CLI are tried on the same bots.
+/// `QUADRILLE_WRITE_FIXTURES=1` (re)writes them.
+#[test]
+fn the_e2e_suites_bad_bots_are_these() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../e2e/tests/league-fixtures");
+    let write = std::env::var_os("QUADRILLE_WRITE_FIXTURES").is_some();
+    for (name, module, _) in bad_bots()
+        .into_iter()
+        .filter(|b| ["trap", "silent", "junk"].contains(&b.0))
+    {
+        let path = dir.join(format!("{name}.wasm"));
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &module).unwrap();
+        }
+        assert!(
+            std::fs::read(&path).is_ok_and(|bytes| bytes == module),
+            "{} is not the `{name}` bot: QUADRILLE_WRITE_FIXTURES=1 writes it",
+            path.display()
+        );
+    }
+}

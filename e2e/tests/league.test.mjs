@@ -5,13 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { before, test } from 'node:test';
 
 import { sharedBrowser, visit } from '../lib/harness.mjs';
 import { findQuadrille } from '../lib/quadrille.mjs';
+import { expectedReceived, fakeSerialScript } from '../lib/fake_serial.mjs';
 
 // `quadrille`, for the CLI's standings.
 let quadrille;
@@ -21,11 +22,11 @@ before(() => {
 }, { timeout: 900_000 });
 const browser = sharedBrowser();
 
-// `quadrille soccer league` of `players` (specs: `engine:L`, `sim`; named by their specs, as
-// the page names them) on `sizes`, as JSON.
+// `quadrille soccer league` of `players` (specs: `engine:L`, `sim`, `sim:PATH`, `wasm:PATH`;
+// named as the page names them: by their specs, or a file's stem) on `sizes`, as JSON.
 function cliLeague({ players: specs, sizes, turnMs, seed }) {
   const dir = mkdtempSync(join(tmpdir(), 'quadrille-league-'));
-  const players = specs.map((spec) => `[[player]]\nname = "${spec}"\nspec = "${spec}"\n`);
+  const players = specs.map((spec) => `[[player]]\nname = ${JSON.stringify(pageName(spec))}\nspec = ${JSON.stringify(spec)}\n`);
   const plan = `seed = ${seed}\nturn_ms = ${turnMs}\nsizes = [${sizes.map((s) => `"${s}"`).join(', ')}]\n\n${players.join('\n')}`;
   const path = join(dir, 'league.toml');
   writeFileSync(path, plan);
@@ -35,7 +36,15 @@ function cliLeague({ players: specs, sizes, turnMs, seed }) {
   }));
 }
 
-// Sets up the league in the form (from a clean slate) and runs it.
+// The page's name of a player: a file's stem for an uploaded netlist or bot, else its spec.
+function pageName(spec) {
+  const file = /^(?:sim|wasm):(.+)$/.exec(spec)?.[1];
+  return file ? basename(file).replace(/\.[^.]*$/, '') : spec;
+}
+
+// Sets up the league in the form (from a clean slate) and runs it. A player `serial` is the
+// next port of the scripted `navigator.serial`; `sim:PATH` and `wasm:PATH` are uploaded files
+// (consecutive bots in one pick).
 async function runInPage(page, { players, sizes, turnMs, seed }) {
   await visit(page, '#/league');
   await page.evaluate(() => localStorage.clear());
@@ -44,16 +53,32 @@ async function runInPage(page, { players, sizes, turnMs, seed }) {
   while ((await page.locator('[data-testid="league-remove"]').count()) > 0) {
     await page.click('[data-testid="league-remove"] >> nth=0');
   }
-  for (const spec of players) {
-    if (spec === 'sim') {
+  for (let k = 0; k < players.length; k++) {
+    const spec = players[k];
+    if (spec.startsWith('wasm:')) {
+      // A run of bots goes in one pick of several files.
+      let end = k;
+      while (players[end + 1]?.startsWith('wasm:')) end++;
+      await page.setInputFiles('input[data-testid="league-bots"]', players.slice(k, end + 1).map((p) => p.slice(5)));
+      k = end;
+    } else if (spec === 'sim') {
       await page.click('[data-testid="league-add-emulated"]');
+    } else if (spec === 'serial') {
+      await page.click('[data-testid="league-add-serial"]');
+    } else if (spec.startsWith('sim:')) {
+      await page.setInputFiles('input[data-testid="league-netlists"]', spec.slice(4));
     } else {
       await page.selectOption('select[data-testid="league-engine-level"]', spec.replace('engine:', ''));
       await page.click('[data-testid="league-add-engine"]');
     }
+    await page.waitForSelector(`[data-testid="league-player"] >> nth=${k}`, { timeout: 60_000 });
   }
   const names = await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name));
-  assert.deepEqual(names, players);
+  assert.equal(names.length, players.length);
+  names.forEach((name, k) => {
+    if (players[k] === 'serial') assert.match(name, /^board /);
+    else assert.equal(name, pageName(players[k]));
+  });
   await page.fill('input[data-testid="league-sizes"]', sizes.join(','));
   await page.fill('input[data-testid="league-turn-ms"]', String(turnMs));
   await page.fill('input[data-testid="league-seed"]', String(seed));
@@ -176,5 +201,113 @@ test('a plan the league refuses is named, and nothing runs', { timeout: 60_000 }
     await page.click('[data-testid="league-remove"] >> nth=1');
     const names = await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name));
     assert.deepEqual(names, ['engine:1', 'engine:3']);
+  });
+});
+
+// A board on a (scripted) serial port is a player: it plays its games one after the other on
+// its port, refereed byte for byte, while the engines' game runs as in the CLI.
+const SERIAL = { players: ['engine:1', 'serial', 'engine:0'], sizes: ['4x4'], turnMs: 3000, seed: 2 };
+
+test('a board on a serial port plays its games one at a time', { timeout: 300_000 }, async () => {
+  // The CLI's league with an engine where the board is: games 2 and 3 (engine:1 v engine:0)
+  // are seeded by the league's seed and their number alone, so they are the page's.
+  const cli = cliLeague({ ...SERIAL, players: ['engine:1', 'engine:2', 'engine:0'] });
+  const init = [{ content: fakeSerialScript({ ports: [{ bot: { seed: 9, delayMs: 2 } }] }) }];
+  await browser.withPage({ init }, async (page) => {
+    await runInPage(page, SERIAL);
+    const board = await page.getAttribute('[data-testid="league-player"] >> nth=1', 'data-name');
+    assert.match(board, /^board USB 0403:6001$/);
+    await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 250_000 });
+    const played = await page.$$eval('[data-testid="league-game"]', (rows) =>
+      rows.map((r) => ({ text: r.textContent, record: r.dataset.record, winner: r.dataset.winner, reason: r.dataset.reason })),
+    );
+    assert.equal(played.length, 6);
+    assert.deepEqual(played.slice(2, 4).map((g) => g.record), cli.games.slice(2, 4).map((g) => g.record));
+    // The board's games (0, 1: against engine:1; 4, 5: against engine:0), in schedule order,
+    // one after the other on its port: it received exactly each game's set-up and the
+    // opponent's turns, and neither side broke a rule.
+    const sides = [[0, 'blue'], [1, 'red'], [4, 'red'], [5, 'blue']];
+    let expected = '';
+    for (const [k, side] of sides) {
+      const { record, reason } = played[k];
+      assert.ok(['goal', 'own_goal', 'stuck'].includes(reason), `game ${k + 1}: ${record}`);
+      expected += expectedReceived(record, side);
+    }
+    assert.equal(await page.evaluate(() => window.__fakeSerial.text(0)), expected);
+    // The standings count the games as played.
+    const wins = Object.fromEntries([board, 'engine:0', 'engine:1'].map((n) => [n, 0]));
+    const rows = await page.$$eval('[data-testid="league-game"]', (els) => els.map((r) => r.textContent));
+    played.forEach((g, k) => {
+      const [red, blue] = rows[k].split(' on ')[0].split(' – ');
+      wins[g.winner === 'red' ? red : blue] += 1;
+    });
+    for (const row of await standings(page)) assert.equal(row.points, wins[row.name], row.name);
+  });
+});
+
+// A player's own design: a netlist file (here the reference player's, so the CLI can play the
+// same league with `sim:PATH`) on an emulated board, kept in IndexedDB across a reload. The
+// reload comes during the engines' first games (the schedule's first pair), so no board is
+// powering up then, and the design's games are all played after it, from the kept file.
+const NETLIST = new URL('../../hdl/netlist/de2_115_top.json', import.meta.url).pathname;
+const DESIGN = { players: ['engine:3', 'engine:2', `sim:${NETLIST}`], sizes: ['6x6'], turnMs: 2000, seed: 8 };
+
+test('an uploaded netlist plays as the CLI\'s sim:NETLIST, and a reload keeps it', { timeout: 600_000 }, async () => {
+  const cli = cliLeague(DESIGN);
+  await browser.withPage(async (page) => {
+    await runInPage(page, DESIGN);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="league-progress"]')?.getAttribute('value')) >= 1,
+      null,
+      { timeout: 300_000 },
+    );
+    await page.reload();
+    await page.waitForSelector('[data-testid="league-status"]');
+    const kept = await gamesDone(page);
+    assert.ok(kept >= 1 && kept < 6, `the league was still running at the reload (${kept})`);
+    assert.deepEqual(
+      await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name)),
+      ['engine:3', 'engine:2', 'de2_115_top'],
+    );
+    await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 500_000 });
+    await assertSameAsCli(page, cli);
+    // A file that is no board is refused, named, and adds no player.
+    await page.setInputFiles('input[data-testid="league-netlists"]', {
+      name: 'nothing.json', mimeType: 'application/json', buffer: Buffer.from('{"modules": {}}'),
+    });
+    await page.waitForSelector('[data-testid="league-error"]');
+    assert.match(await page.textContent('[data-testid="league-error"]'), /^nothing\.json: /);
+    assert.equal(await page.locator('[data-testid="league-player"]').count(), 3);
+  });
+});
+
+// WebAssembly bots (`.wasm` files, named by their stems) play in the page, in workers, with
+// engine levels and the emulated reference board, to the CLI's standings: the example bot,
+// and the CLI tests' bad bots (cli/tests/soccer_wasm_bots.rs, checked to be these files),
+// which lose by the same reasons (trap: disconnect, silent: timeout, junk: illegal_step).
+const FIXTURES = new URL('./league-fixtures/', import.meta.url).pathname;
+const RANDOM_BOT = new URL('../../target/pilots/wasm/random-bot.wasm', import.meta.url).pathname;
+const BOTS = {
+  players: ['engine:0', 'engine:2', 'sim', `wasm:${RANDOM_BOT}`,
+    ...['trap', 'silent', 'junk'].map((name) => `wasm:${FIXTURES}${name}.wasm`)],
+  sizes: ['4x4'],
+  turnMs: 1500,
+  seed: 4,
+};
+
+test('WebAssembly bots good and bad play the league as in the CLI', { timeout: 1_500_000 }, async () => {
+  if (!existsSync(RANDOM_BOT)) {
+    execFileSync('cargo', ['xtask', 'pilots'], { cwd: new URL('../..', import.meta.url).pathname, stdio: 'ignore' });
+  }
+  const cli = cliLeague(BOTS);
+  const reasons = { trap: 'disconnect', silent: 'timeout', junk: 'illegal_step' };
+  for (const g of cli.games) {
+    const bad = reasons[g.red] ? 'red' : reasons[g.blue] ? 'blue' : null;
+    if (bad) assert.equal(g.reason, reasons[g[bad]], `the CLI: ${g.red} v ${g.blue}`);
+  }
+  await browser.withPage(async (page) => {
+    await runInPage(page, BOTS);
+    await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 1_400_000 });
+    await assertSameAsCli(page, cli);
   });
 });

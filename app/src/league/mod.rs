@@ -1,8 +1,10 @@
 //! The Paper Soccer league in the browser: the session that decides what runs ([`session`],
-//! browser-free) and the tables that run one game each ([`table`]), what is kept across a reload ([`storage`]) and
-//! the progress and result tables ([`view`]). The league's rules are
-//! `engine::soccer::league`'s; the page is `pages::league`.
+//! browser-free), the tables that run one game each ([`table`]), the boards and files the
+//! players are made of ([`roster`]), what is kept across a reload ([`storage`]) and the
+//! progress and result tables ([`view`]). The league's rules are `engine::soccer::league`'s;
+//! the page is `pages::league`.
 
+pub mod roster;
 pub mod session;
 pub mod storage;
 pub mod table;

@@ -11,38 +11,83 @@ use engine::soccer::league::{League, LeagueError, Pairing, Report, size_name};
 use engine::soccer::record::Record;
 use engine::soccer::search::MAX_LEVEL;
 
-/// A kind of player the page can field. Each kind runs somewhere different: to add one (a
-/// WebAssembly bot, a board on a serial port), add a variant, its CLI spec and whether it is a
-/// single device that plays one game at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A kind of player the page can field. Each kind runs somewhere different: to add one, add a
+/// variant, its CLI spec and whether it is a single device that plays one game at a time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
     /// The built-in engine at a level (0 = random, up to [`MAX_LEVEL`]), in a soccer worker.
     Engine { level: u8 },
-    /// The reference player on an emulated board, in a board worker (the CLI's `sim`).
-    Emulated,
+    /// A design on an emulated board, in a board worker: the reference player (`None`, the
+    /// CLI's `sim`) or a yosys netlist the page was given, by its file name (`sim:NAME.json`).
+    Emulated { netlist: Option<String> },
+    /// A real board on a serial port the page opened, by the port's name on the page (its USB
+    /// ids). The CLI's plan names the device path instead (`/dev/ttyUSB0`).
+    Serial { port: String },
+    /// A WebAssembly bot (a WASI command speaking the protocol), by its file name
+    /// (`wasm:NAME.wasm`).
+    Bot { file: String },
 }
 
 impl PlayerKind {
-    /// The player as the CLI's plan writes it (`spec = "engine:2"`, `"sim"`).
-    pub fn spec(self) -> String {
+    /// The player as the CLI's plan writes it (`spec = "engine:2"`, `"sim"`,
+    /// `"sim:mine.json"`, `"wasm:bot.wasm"`); a serial board is `serial:NAME` here, which the
+    /// organiser replaces by the port's path.
+    pub fn spec(&self) -> String {
         match self {
-            PlayerKind::Engine { level } => format!("engine:{}", level.min(MAX_LEVEL)),
-            PlayerKind::Emulated => "sim".into(),
+            PlayerKind::Engine { level } => format!("engine:{}", (*level).min(MAX_LEVEL)),
+            PlayerKind::Emulated { netlist: None } => "sim".into(),
+            PlayerKind::Emulated {
+                netlist: Some(file),
+            } => format!("sim:{file}"),
+            PlayerKind::Serial { port } => format!("serial:{port}"),
+            PlayerKind::Bot { file } => format!("wasm:{file}"),
         }
     }
 
     /// The kind a [`PlayerKind::spec`] names, if the page can field it.
     pub fn from_spec(spec: &str) -> Option<PlayerKind> {
+        let named = |rest: &str| (!rest.is_empty()).then(|| rest.to_owned());
         if spec == "sim" {
-            return Some(PlayerKind::Emulated);
+            return Some(PlayerKind::Emulated { netlist: None });
+        }
+        if let Some(file) = spec.strip_prefix("sim:") {
+            return Some(PlayerKind::Emulated {
+                netlist: Some(named(file)?),
+            });
+        }
+        if let Some(port) = spec.strip_prefix("serial:") {
+            return Some(PlayerKind::Serial { port: named(port)? });
+        }
+        if let Some(file) = spec.strip_prefix("wasm:") {
+            return Some(PlayerKind::Bot { file: named(file)? });
         }
         let level = spec.strip_prefix("engine:")?.parse().ok()?;
         Some(PlayerKind::Engine { level })
     }
 
     /// Whether the player is one device, which plays one game at a time.
-    pub fn is_device(self) -> bool {
-        matches!(self, PlayerKind::Emulated)
+    pub fn is_device(&self) -> bool {
+        matches!(
+            self,
+            PlayerKind::Emulated { .. } | PlayerKind::Serial { .. }
+        )
+    }
+
+    /// The name a player of this kind gets in the tables (made unique by [`add_player`]): the
+    /// spec, or a file's stem for an uploaded netlist or bot.
+    pub fn default_name(&self) -> String {
+        let stem = |file: &str| {
+            let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+            if stem.is_empty() { file } else { stem }.to_owned()
+        };
+        match self {
+            PlayerKind::Emulated {
+                netlist: Some(file),
+            }
+            | PlayerKind::Bot { file } => stem(file),
+            PlayerKind::Serial { port } => format!("board {port}"),
+            _ => self.spec(),
+        }
     }
 }
 
@@ -53,16 +98,16 @@ pub struct Entrant {
     pub kind: PlayerKind,
 }
 
-/// Adds a player of `kind` to `players`, named by its spec as the CLI does, with ` #2`, ` #3`…
-/// when the spec is taken.
+/// Adds a player of `kind` to `players`, named by [`PlayerKind::default_name`] (the spec, as
+/// the CLI does, or a file's stem), with ` #2`, ` #3`… when the name is taken.
 pub fn add_player(players: &mut Vec<Entrant>, kind: PlayerKind) {
-    let spec = kind.spec();
+    let base = kind.default_name();
     let name = (1..)
         .map(|k| {
             if k == 1 {
-                spec.clone()
+                base.clone()
             } else {
-                format!("{spec} #{k}")
+                format!("{base} #{k}")
             }
         })
         .find(|name| players.iter().all(|p| &p.name != name))
@@ -163,6 +208,12 @@ impl fmt::Display for Plan {
                 p.name,
                 p.kind.spec()
             )?;
+            if let PlayerKind::Serial { .. } = p.kind {
+                writeln!(
+                    f,
+                    "# a board: write its port's path in spec, e.g. \"/dev/ttyUSB0\""
+                )?;
+            }
         }
         Ok(())
     }
@@ -334,8 +385,8 @@ impl Session {
                 pairing,
                 slot,
                 kinds: [
-                    self.plan.players[pairing.red].kind,
-                    self.plan.players[pairing.blue].kind,
+                    self.plan.players[pairing.red].kind.clone(),
+                    self.plan.players[pairing.blue].kind.clone(),
                 ],
                 seeds: self.league.player_seeds(index),
                 turn_ms: self.plan.turn_ms,
@@ -354,8 +405,8 @@ mod tests {
 
     fn plan(kinds: &[PlayerKind], sizes: &str) -> Plan {
         let mut players = Vec::new();
-        for &k in kinds {
-            add_player(&mut players, k);
+        for k in kinds {
+            add_player(&mut players, k.clone());
         }
         Plan::from_form(players, sizes, "500", "7").unwrap()
     }
@@ -366,7 +417,7 @@ mod tests {
         let mut engines = [0, 1].map(|side| {
             let level = match start.kinds[side] {
                 PlayerKind::Engine { level } => level,
-                PlayerKind::Emulated => 0,
+                _ => 0,
             };
             Engine::new(level, start.seeds[side])
         });
@@ -398,21 +449,70 @@ mod tests {
             &[
                 PlayerKind::Engine { level: 2 },
                 PlayerKind::Engine { level: 2 },
-                PlayerKind::Emulated,
+                PlayerKind::Emulated { netlist: None },
             ],
             "8x10, 4x4",
         );
         let names: Vec<&str> = p.players.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["engine:2", "engine:2 #2", "sim"]);
         for e in &p.players {
-            assert_eq!(PlayerKind::from_spec(&e.kind.spec()), Some(e.kind));
+            assert_eq!(
+                PlayerKind::from_spec(&e.kind.spec()).as_ref(),
+                Some(&e.kind)
+            );
         }
-        assert_eq!(PlayerKind::from_spec("wasm:bot.wasm"), None);
         let toml = p.to_string();
         assert!(toml.starts_with("seed = 7\nturn_ms = 500\nsizes = [\"8x10\", \"4x4\"]\n"));
         assert!(
             toml.contains("name = \"engine:2 #2\"\nspec = \"engine:2\""),
             "{toml}"
+        );
+    }
+
+    #[test]
+    fn uploaded_players_are_named_by_their_file_stems_and_boards_play_alone() {
+        let kinds = [
+            PlayerKind::Bot {
+                file: "good.wasm".into(),
+            },
+            PlayerKind::Bot {
+                file: "good.wasm".into(),
+            },
+            PlayerKind::Emulated {
+                netlist: Some("my.board.json".into()),
+            },
+            PlayerKind::Serial {
+                port: "USB 0403:6001".into(),
+            },
+        ];
+        let p = plan(&kinds, "4x4");
+        let names: Vec<&str> = p.players.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["good", "good #2", "my.board", "board USB 0403:6001"]
+        );
+        let specs: Vec<String> = kinds.iter().map(PlayerKind::spec).collect();
+        assert_eq!(
+            specs,
+            [
+                "wasm:good.wasm",
+                "wasm:good.wasm",
+                "sim:my.board.json",
+                "serial:USB 0403:6001"
+            ]
+        );
+        for k in &kinds {
+            assert_eq!(PlayerKind::from_spec(&k.spec()).as_ref(), Some(k));
+        }
+        for empty in ["wasm:", "sim:", "serial:", "engine:x", "bot"] {
+            assert_eq!(PlayerKind::from_spec(empty), None, "{empty}");
+        }
+        assert!(!kinds[0].is_device());
+        assert!(kinds[2].is_device() && kinds[3].is_device());
+        // The plan tells the organiser what the CLI needs instead of the page's port name.
+        assert!(
+            p.to_string()
+                .contains("spec = \"serial:USB 0403:6001\"\n# a board: write its port's path")
         );
     }
 
@@ -425,7 +525,14 @@ mod tests {
                 text: "7x9".into()
             })
         );
-        let two = plan(&[PlayerKind::Emulated, PlayerKind::Emulated], "4x4").players;
+        let two = plan(
+            &[
+                PlayerKind::Emulated { netlist: None },
+                PlayerKind::Emulated { netlist: None },
+            ],
+            "4x4",
+        )
+        .players;
         assert!(matches!(
             Plan::from_form(two.clone(), "4x4", "0", "1"),
             Err(PlanError::TurnMs(_))
@@ -466,7 +573,7 @@ mod tests {
     fn a_device_plays_one_game_at_a_time() {
         let p = plan(
             &[
-                PlayerKind::Emulated,
+                PlayerKind::Emulated { netlist: None },
                 PlayerKind::Engine { level: 0 },
                 PlayerKind::Engine { level: 1 },
             ],

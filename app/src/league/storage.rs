@@ -1,6 +1,16 @@
-//! What the league page keeps in `localStorage`: the form as last typed, whether a league was
-//! running, and each plan's results so far (keyed by the plan's text, so results never mix
-//! between plans). Storage that is missing or refuses only loses the resumption.
+//! What the league page keeps across a reload. The form as last typed and whether a league was
+//! running are small and needed at the first render: they stay in `localStorage`. Each plan's
+//! results so far (keyed by the plan's text, so results never mix between plans) and the files
+//! players were made from (netlists, bots: megabytes) go to IndexedDB, which has room for
+//! them where `localStorage` holds about 5 MB in all. Storage that is missing or refuses only
+//! loses the resumption.
+
+use std::cell::RefCell;
+
+use js_sys::{Promise, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
 
 use super::session::{Entrant, Plan, PlayerKind, add_player};
 
@@ -9,21 +19,30 @@ pub const FORM_KEY: &str = "quadrille.league.form";
 /// Set while a league runs: the next visit resumes it.
 pub const RUNNING_KEY: &str = "quadrille.league.running";
 
+/// The IndexedDB database and its one object store (string keys).
+const DATABASE: &str = "quadrille-league";
+const STORE: &str = "kv";
+
 /// The key of a plan's results ([`super::session::Session::stored`]).
 pub fn results_key(plan: &Plan) -> String {
     format!("quadrille.league.results\n{plan}")
+}
+
+/// The key of an uploaded file a player is made of (`kind` is `netlist` or `bot`).
+pub fn file_key(kind: &str, name: &str) -> String {
+    format!("quadrille.league.file\n{kind}\n{name}")
 }
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// The stored value of `key`, if any.
+/// The stored value of `key` in `localStorage`, if any.
 pub fn load(key: &str) -> Option<String> {
     storage()?.get_item(key).ok()?
 }
 
-/// Stores `value` under `key` (`None` removes it).
+/// Stores `value` under `key` in `localStorage` (`None` removes it).
 pub fn save(key: &str, value: Option<&str>) {
     if let Some(s) = storage() {
         let _ = match value {
@@ -31,6 +50,105 @@ pub fn save(key: &str, value: Option<&str>) {
             None => s.remove_item(key),
         };
     }
+}
+
+thread_local! {
+    /// The database once open (one connection per page).
+    static DB: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
+}
+
+/// A promise settled by `request`'s `success` (with its result) or `error`.
+fn settled(request: &IdbRequest) -> Promise {
+    Promise::new(&mut |resolve, reject| {
+        let done = request.clone();
+        let success = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call1(&JsValue::NULL, &done.result().unwrap_or_default());
+        });
+        let failure = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = reject.call1(&JsValue::NULL, &"IndexedDB refused".into());
+        });
+        request.set_onsuccess(Some(success.unchecked_ref()));
+        request.set_onerror(Some(failure.unchecked_ref()));
+    })
+}
+
+/// The open database (opened, and its store made, on first use).
+async fn database() -> Result<IdbDatabase, JsValue> {
+    if let Some(db) = DB.with(|db| db.borrow().clone()) {
+        return Ok(db);
+    }
+    let factory = web_sys::window()
+        .ok_or("no window")?
+        .indexed_db()?
+        .ok_or("no IndexedDB")?;
+    let request = factory.open_with_u32(DATABASE, 1)?;
+    let upgrading = request.clone();
+    let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
+        if let Ok(result) = upgrading.result() {
+            let db: IdbDatabase = result.unchecked_into();
+            if !db.object_store_names().contains(STORE) {
+                let _ = db.create_object_store(STORE);
+            }
+        }
+    });
+    request.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
+    let db: IdbDatabase = JsFuture::from(settled(&request)).await?.unchecked_into();
+    DB.with(|slot| *slot.borrow_mut() = Some(db.clone()));
+    Ok(db)
+}
+
+async fn get_value(key: &str) -> Result<JsValue, JsValue> {
+    let db = database().await?;
+    let store = db
+        .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readonly)?
+        .object_store(STORE)?;
+    JsFuture::from(settled(&store.get(&key.into())?)).await
+}
+
+async fn put_value(key: &str, value: Option<&JsValue>) -> Result<(), JsValue> {
+    let db = database().await?;
+    let store = db
+        .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?
+        .object_store(STORE)?;
+    let request = match value {
+        Some(value) => store.put_with_key(value, &key.into())?,
+        None => store.delete(&key.into())?,
+    };
+    JsFuture::from(settled(&request)).await.map(drop)
+}
+
+/// The text stored under `key` in IndexedDB, if any.
+pub async fn load_text(key: &str) -> Option<String> {
+    get_value(key).await.ok()?.as_string()
+}
+
+/// The bytes stored under `key` in IndexedDB, if any.
+pub async fn load_bytes(key: &str) -> Option<Vec<u8>> {
+    let value = get_value(key).await.ok()?;
+    value
+        .is_instance_of::<Uint8Array>()
+        .then(|| Uint8Array::new(&value).to_vec())
+}
+
+/// Stores `text` under `key` in IndexedDB. Writes are done in the order they are asked for
+/// (each is a transaction on the same store), so the last results win.
+pub fn save_text(key: &str, text: &str) {
+    let (key, value) = (key.to_owned(), JsValue::from_str(text));
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = put_value(&key, Some(&value)).await {
+            web_sys::console::warn_2(&"league: cannot keep the results".into(), &e);
+        }
+    });
+}
+
+/// Stores `bytes` under `key` in IndexedDB.
+pub fn save_bytes(key: &str, bytes: &[u8]) {
+    let (key, value) = (key.to_owned(), Uint8Array::from(bytes));
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = put_value(&key, Some(&value)).await {
+            web_sys::console::warn_2(&"league: cannot keep a player's file".into(), &e);
+        }
+    });
 }
 
 /// What the form holds, as typed.

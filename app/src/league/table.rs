@@ -1,7 +1,9 @@
 //! One league game at a time on a table: the page's game ([`RecordedGame`]) between two of the
 //! page's players ([`Player`]), with the time per turn. Engines think in the table's soccer
 //! worker; an emulated board is powered up afresh for each game in a board worker of its own
-//! and times itself (its referee runs on the board's simulated clock).
+//! and times itself (its referee runs on the board's simulated clock); a real board plays on
+//! its port's wire, timed by its referee on the page's clock ([`Roster`] makes both). A
+//! player that cannot be made loses the game by `disconnect`.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -11,35 +13,14 @@ use engine::soccer::record::Record;
 use gloo_timers::callback::Timeout;
 use yew::Callback;
 
+use super::roster::{Absent, Roster};
 use super::session::{GameStart, PlayerKind};
-use crate::monitor::SharedLog;
-use crate::serial::link::{Carrier, Link, page_ms};
-use crate::serial::side::{BoardPlayer, Forfeit};
+use crate::serial::side::Forfeit;
 use crate::soccer::players::{Delivery, EngineLink, EnginePlayer, Player, TurnRequest};
 use crate::soccer::recorded::RecordedGame;
-use crate::workers::board::{Load, Pins};
 
 /// How often a table looks again at players still loading.
 const WAIT_MS: u32 = 50;
-
-/// An emulated board powered up for one game (the reference player, switches 0, the line
-/// settings the board worker defaults to — as the CLI's `sim`).
-fn emulated_board(turn_ms: u64, forfeit: Callback<Forfeit>) -> BoardPlayer {
-    let log = SharedLog(Rc::default());
-    let epoch = page_ms();
-    let (inlet, sink) = Link::inlet("sim", log.clone(), epoch);
-    let line = crate::serial::LineSettings::default();
-    let load = Load {
-        netlist: None,
-        pins: Pins::default(),
-        baud: line.baud,
-        stop_bits: line.stop_bits.count(),
-        switches: 0,
-    };
-    let emulator = crate::serial::emulator::Emulator::spawn(load, inlet, Callback::noop());
-    let link = Link::with_sink(Carrier::Emulated(emulator), "sim", log, epoch, sink);
-    BoardPlayer::new(link, turn_ms, Side::Red, forfeit)
-}
 
 struct State {
     start: GameStart,
@@ -64,38 +45,46 @@ fn side_index(side: Side) -> usize {
 
 impl Table {
     /// Plays `start` with the engines of `link`, keyed `key` in its worker (unique among the
-    /// page's games); `done` gets the game's index and record.
+    /// page's games), and the boards and bots of `roster`; `done` gets the game's index and
+    /// record.
     pub fn play(
         start: GameStart,
         link: Rc<EngineLink>,
+        roster: &Roster,
         key: u64,
         done: Callback<(usize, Record)>,
     ) -> Table {
+        let mut absent: [Option<Absent>; 2] = [None, None];
         let state = Rc::new_cyclic(|me: &Weak<RefCell<State>>| {
             let players = [Side::Red, Side::Blue]
                 .into_iter()
                 .map(|side| -> Box<dyn Player> {
                     let k = side_index(side);
-                    match start.kinds[k] {
-                        PlayerKind::Engine { level } => Box::new(EnginePlayer::in_game(
+                    let me = me.clone();
+                    let forfeit = Callback::from(move |f: Forfeit| {
+                        if let Some(state) = me.upgrade() {
+                            let outcome = state.borrow_mut().referee.adjudicate(f.outcome);
+                            if outcome.is_some() {
+                                finish(&state);
+                            }
+                        }
+                    });
+                    let made = match &start.kinds[k] {
+                        PlayerKind::Engine { level } => Ok(Box::new(EnginePlayer::in_game(
                             link.clone(),
                             key * 2 + k as u64,
-                            level,
+                            *level,
                             start.seeds[k],
-                        )),
-                        PlayerKind::Emulated => {
-                            let me = me.clone();
-                            let forfeit = Callback::from(move |f: Forfeit| {
-                                if let Some(state) = me.upgrade() {
-                                    let outcome = state.borrow_mut().referee.adjudicate(f.outcome);
-                                    if outcome.is_some() {
-                                        finish(&state);
-                                    }
-                                }
-                            });
-                            Box::new(emulated_board(start.turn_ms, forfeit))
-                        }
-                    }
+                        )) as Box<dyn Player>),
+                        kind => match roster.board(kind, start.turn_ms, forfeit.clone()) {
+                            Some(board) => board.map(|b| Box::new(b) as Box<dyn Player>),
+                            None => roster.bot_player(kind, start.seeds[k], start.turn_ms, forfeit),
+                        },
+                    };
+                    made.unwrap_or_else(|why| {
+                        absent[k] = Some(why);
+                        Box::new(Idle)
+                    })
                 })
                 .collect();
             RefCell::new(State {
@@ -109,6 +98,33 @@ impl Table {
                 me: me.clone(),
             })
         });
+        if let Some(k) = absent.iter().position(Option::is_some) {
+            // A player that cannot start loses by `disconnect` (red when neither can, as in
+            // the CLI), once the page has the table.
+            let side = if k == 0 { Side::Red } else { Side::Blue };
+            web_sys::console::warn_1(
+                &format!(
+                    "league game {}: {side} {}",
+                    state.borrow().start.pairing.index + 1,
+                    absent[k].as_deref().unwrap_or_default()
+                )
+                .into(),
+            );
+            let me = Rc::downgrade(&state);
+            state.borrow_mut().timer = Some(Timeout::new(0, move || {
+                if let Some(state) = me.upgrade() {
+                    state
+                        .borrow_mut()
+                        .referee
+                        .adjudicate(engine::soccer::Outcome {
+                            winner: side.opponent(),
+                            reason: engine::soccer::Reason::Disconnect,
+                        });
+                    finish(&state);
+                }
+            }));
+            return Table { state };
+        }
         ask(&state, None);
         Table { state }
     }
@@ -163,7 +179,7 @@ fn ask(state: &Rc<RefCell<State>>, opponent_turn: Option<Vec<u8>>) {
         opponent_turn,
         deliver,
     };
-    // Engines are timed by the page; a board by its own referee, on its own clock.
+    // Engines are timed by the page; a board or a bot by its own referee, on its own clock.
     s.timer = match s.start.kinds[k] {
         PlayerKind::Engine { .. } => {
             let me = s.me.clone();
@@ -175,7 +191,7 @@ fn ask(state: &Rc<RefCell<State>>, opponent_turn: Option<Vec<u8>>) {
                 }
             }))
         }
-        PlayerKind::Emulated => None,
+        _ => None,
     };
     let mut player = std::mem::replace(&mut s.players[k], Box::new(Idle));
     drop(s);

@@ -433,7 +433,7 @@ fn serial_setup(boards: &Boards, side: Side) -> Html {
         (_, true) => "opening…".to_owned(),
         (Some(link), false) if link.is_open() => match link.carrier() {
             Carrier::Serial(c) => format!("connected: {} at {}", c.label(), c.line()),
-            Carrier::Emulated(_) => "connected".into(),
+            Carrier::Emulated(_) | Carrier::Bot(_) => "connected".into(),
         },
         (Some(_), false) => "disconnected".into(),
         (None, false) => "no port".into(),

@@ -134,14 +134,14 @@ fn on_output(
                 format!("{top} powered up ({back_end}; ready in {load_ms:.0} ms)");
         }
         BoardOutput::Failed(error) => {
-            let was_loaded = shared.loaded.replace(false);
+            shared.loaded.set(false);
             *shared.status.borrow_mut() = format!("cannot emulate this netlist: {error}");
-            if was_loaded {
-                inlet.emit(WireEvent::Closed {
-                    reason: error,
-                    at_ms: cycle_ms(shared.cycle.get()),
-                });
-            }
+            // Also when it never powered up: a game waiting for it (a league's) then loses it
+            // by `disconnect` instead of waiting for ever.
+            inlet.emit(WireEvent::Closed {
+                reason: error,
+                at_ms: cycle_ms(shared.cycle.get()),
+            });
         }
         BoardOutput::Ran {
             bytes,

@@ -33,6 +33,9 @@ pub enum Carrier {
     Serial(Connection),
     /// An emulated board; its clock is the board's simulated time.
     Emulated(super::emulator::Emulator),
+    /// A WebAssembly bot in a worker ([`crate::wasi::WasmBot`]), on its standard streams as on
+    /// a serial line; its clock is the page's.
+    Bot(Rc<crate::wasi::WasmBot>),
 }
 
 /// A board's wire. Cloning shares it. Whoever plays through it installs itself as the sink of
@@ -129,13 +132,16 @@ impl Link {
         match &self.carrier {
             Carrier::Serial(port) => port.write(bytes),
             Carrier::Emulated(board) => board.send(bytes),
+            // A bot that does not read is the referee's to time out; one that is gone was
+            // reported closed.
+            Carrier::Bot(bot) => drop(bot.send(bytes)),
         }
     }
 
     /// The wire's clock.
     pub fn now_ms(&self) -> u64 {
         match &self.carrier {
-            Carrier::Serial(_) => page_ms(),
+            Carrier::Serial(_) | Carrier::Bot(_) => page_ms(),
             Carrier::Emulated(board) => board.now_ms(),
         }
     }
@@ -155,9 +161,9 @@ impl Link {
         }
     }
 
-    /// Whether the wire's clock is the page's (a real board) rather than simulated.
+    /// Whether the wire's clock is the page's (a real board, a bot) rather than simulated.
     pub fn is_real_time(&self) -> bool {
-        matches!(self.carrier, Carrier::Serial(_))
+        !matches!(self.carrier, Carrier::Emulated(_))
     }
 
     /// Whether bytes can go through.
@@ -165,6 +171,7 @@ impl Link {
         match &self.carrier {
             Carrier::Serial(port) => port.is_open(),
             Carrier::Emulated(board) => board.is_loaded(),
+            Carrier::Bot(bot) => bot.is_alive(),
         }
     }
 

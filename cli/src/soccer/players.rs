@@ -43,6 +43,21 @@ pub enum PlayerSpec {
     },
 }
 
+/// The memory limit of `wasm:` bots when none is given: sandbox's default, 64 MiB.
+pub const DEFAULT_BOT_MEMORY_MB: u64 = sandbox::bot::DEFAULT_BOT_MEMORY >> 20;
+
+/// The largest memory limit a bot can be given: a 32-bit WebAssembly memory's 4 GiB.
+pub const MAX_BOT_MEMORY_MB: u64 = 4096;
+
+/// What starting a player takes besides its spec and seed: the serial line of boards and the
+/// linear-memory limit of `wasm:` bots (other players ignore what is not theirs).
+#[derive(Clone, Copy, Debug)]
+pub struct Launch {
+    pub line: serial::LineSettings,
+    /// A `wasm:` bot's linear memory at most, in MiB (`--bot-memory-mb`).
+    pub bot_memory_mb: u64,
+}
+
 /// A `--red`/`--blue` value that names no player.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
@@ -164,12 +179,14 @@ impl PlayerSpec {
         })?)
     }
 
-    /// Opens the wire to this player. `seed` feeds a player's own randomness (the engine's).
-    pub fn connect(&self, line: serial::LineSettings, seed: u64) -> anyhow::Result<Connection> {
+    /// Opens the wire to this player. `seed` feeds a player's own randomness (the engine's, a
+    /// bot's `random_get`).
+    pub fn connect(&self, launch: Launch, seed: u64) -> anyhow::Result<Connection> {
+        let line = launch.line;
         match self {
             PlayerSpec::Serial(path) => serial::open(path, line),
             PlayerSpec::Exec(command) => exec::spawn(command),
-            PlayerSpec::Wasm(path) => wasm::spawn(path, seed),
+            PlayerSpec::Wasm(path) => wasm::spawn(path, seed, launch.bot_memory_mb << 20),
             PlayerSpec::Sim { netlist, switches } => {
                 let text = match netlist {
                     Some(path) => std::fs::read_to_string(path)

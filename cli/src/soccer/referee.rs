@@ -19,7 +19,7 @@ use engine::soccer::game::Game;
 use engine::soccer::record::Record;
 use engine::soccer::referee::{End, Referee, RefereeEvent, Settings, Starter};
 
-use super::players::PlayerSpec;
+use super::players::{DEFAULT_BOT_MEMORY_MB, Launch, MAX_BOT_MEMORY_MB, PlayerSpec};
 use crate::out::outln;
 use crate::transport::serial::LineArgs;
 use crate::transport::{Connection, Hub, Incoming};
@@ -58,6 +58,11 @@ pub struct Args {
     record: Option<PathBuf>,
     #[command(flatten)]
     line: LineArgs,
+    /// A `wasm:` bot's linear memory at most, in MiB (1-4096): a growth past it traps, and
+    /// the bot loses by `disconnect`.
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_BOT_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_MEMORY_MB))]
+    bot_memory_mb: u64,
     /// Write every byte exchanged, with its direction and time, to this file.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -82,7 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut rng = SplitMix64::new(seed);
     crate::transport::sim::interpret_boards(args.interpret);
-    let line = args.line.settings();
+    let launch = Launch {
+        line: args.line.settings(),
+        bot_memory_mb: args.bot_memory_mb,
+    };
     let mut log = Log::open(args.log.as_deref())?;
     let mut records = match &args.record {
         Some(path) => Some(
@@ -99,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut hub = Hub::new();
     for (side, spec) in [(Side::Red, &args.red), (Side::Blue, &args.blue)] {
         let connection = spec
-            .connect(line, rng.next_u64())
+            .connect(launch, rng.next_u64())
             .with_context(|| format!("{side} player `{spec}`"))?;
         hub.attach(connection)
             .with_context(|| format!("{side} player `{spec}`: cannot start its threads"))?;

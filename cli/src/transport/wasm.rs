@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::Context;
-use sandbox::bot::{BotEnd, DEFAULT_BOT_MEMORY, spawn_bot};
+use sandbox::bot::{BotEnd, spawn_bot};
 use sandbox::wasi::{Ended, Program, Sandbox};
 
 use super::Connection;
@@ -47,8 +47,9 @@ fn program(sandbox: &Sandbox, path: &Path) -> anyhow::Result<Arc<Program>> {
     Ok(program)
 }
 
-/// Starts the bot at `path` with `seed` for its `random_get`, under the default memory limit.
-pub fn spawn(path: &Path, seed: u64) -> anyhow::Result<Connection> {
+/// Starts the bot at `path` with `seed` for its `random_get` and `memory_bytes` of linear
+/// memory at most (a growth past it traps: the bot is gone, and loses by `disconnect`).
+pub fn spawn(path: &Path, seed: u64, memory_bytes: u64) -> anyhow::Result<Connection> {
     let sandbox = sandbox()?;
     let program = program(&sandbox, path)?;
     let name = format!("wasm:{}", path.display());
@@ -57,7 +58,7 @@ pub fn spawn(path: &Path, seed: u64) -> anyhow::Result<Connection> {
         sandbox,
         program,
         name.clone(),
-        DEFAULT_BOT_MEMORY,
+        memory_bytes,
         seed,
         move |end| report(&label, &end),
     )

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use engine::soccer::league::{self, League, Report};
 
+use crate::soccer::players::{DEFAULT_BOT_MEMORY_MB, Launch, MAX_BOT_MEMORY_MB};
 use crate::transport::serial::LineArgs;
 use plan::Plan;
 use run::{Played, Setup};
@@ -27,6 +28,8 @@ The plan (TOML):
   seed = 7                  # optional: the league's seed (default: from the clock, printed)
   turn_ms = 1000            # optional: each player's time per turn, ms (default 1000)
   sizes = [\"8x10\", \"10x8\"]  # optional: field sizes WxL, even, 2-254 (default [\"8x10\"])
+  bot_memory_mb = 64        # optional: a wasm: bot's linear memory at most, MiB (default 64;
+                            # --bot-memory-mb overrides it)
 
   [[player]]                # two or more; the order decides colours
   name = \"eng2\"             # optional (default: the spec); unique
@@ -70,6 +73,11 @@ pub struct Args {
     records: Option<PathBuf>,
     #[command(flatten)]
     line: LineArgs,
+    /// A `wasm:` bot's linear memory at most, in MiB (1-4096), over the plan's `bot_memory_mb`
+    /// (default 64): a growth past it traps, and the bot loses by `disconnect`.
+    #[arg(long, value_name = "MB",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_MEMORY_MB))]
+    bot_memory_mb: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -113,7 +121,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let setup = Setup {
         players: &specs,
         turn_ms: plan.turn_ms,
-        line: args.line.settings(),
+        launch: Launch {
+            line: args.line.settings(),
+            bot_memory_mb: args
+                .bot_memory_mb
+                .or(plan.bot_memory_mb)
+                .unwrap_or(DEFAULT_BOT_MEMORY_MB),
+        },
         player_seeds: &player_seeds,
     };
     let schedule = league.schedule().to_vec();

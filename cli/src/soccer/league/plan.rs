@@ -5,6 +5,8 @@
 //! seed = 7                    # optional: the league's seed (default: from the clock, printed)
 //! turn_ms = 1000              # optional: each player's time per turn in ms (default 1000)
 //! sizes = ["8x10", "10x8"]    # optional: field sizes W x L, even, 2-254 (default ["8x10"])
+//! bot_memory_mb = 64          # optional: a wasm: bot's linear memory at most, MiB (1-4096,
+//!                             # default 64; `--bot-memory-mb` overrides it)
 //!
 //! [[player]]                  # two or more, in the order that decides colours (spec §7)
 //! name = "eng2"               # optional: shown in the tables (default: the spec); unique
@@ -23,7 +25,7 @@ use anyhow::{Context, bail};
 use engine::soccer::field::Field;
 use serde::Deserialize;
 
-use crate::soccer::players::PlayerSpec;
+use crate::soccer::players::{MAX_BOT_MEMORY_MB, PlayerSpec};
 
 /// The plan file as written.
 #[derive(Deserialize)]
@@ -32,6 +34,7 @@ struct PlanFile {
     seed: Option<u64>,
     turn_ms: Option<u64>,
     sizes: Option<Vec<String>>,
+    bot_memory_mb: Option<u64>,
     #[serde(default)]
     player: Vec<PlayerFile>,
 }
@@ -49,6 +52,8 @@ pub struct Plan {
     pub seed: Option<u64>,
     pub turn_ms: u64,
     pub sizes: Vec<Field>,
+    /// `wasm:` bots' memory limit in MiB, when the plan sets one.
+    pub bot_memory_mb: Option<u64>,
     pub players: Vec<Player>,
 }
 
@@ -78,6 +83,11 @@ impl Plan {
         let turn_ms = file.turn_ms.unwrap_or(engine::soccer::protocol::TURN_MS);
         if turn_ms == 0 {
             bail!("turn_ms must be at least 1");
+        }
+        if let Some(mb) = file.bot_memory_mb
+            && !(1..=MAX_BOT_MEMORY_MB).contains(&mb)
+        {
+            bail!("bot_memory_mb = {mb}: a bot's memory limit is 1-{MAX_BOT_MEMORY_MB} MiB");
         }
         let sizes = match file.sizes {
             None => vec![Field::new(8, 10).expect("the contest's field")],
@@ -112,6 +122,7 @@ impl Plan {
             seed: file.seed,
             turn_ms,
             sizes,
+            bot_memory_mb: file.bot_memory_mb,
             players,
         })
     }
@@ -147,6 +158,9 @@ spec = "sim@3"
         let plan = Plan::parse("[[player]]\nspec = \"engine\"").unwrap();
         assert_eq!(plan.sizes, [Field::new(8, 10).unwrap()]);
         assert_eq!(plan.seed, None);
+        assert_eq!(plan.bot_memory_mb, None);
+        let plan = Plan::parse("bot_memory_mb = 128\n[[player]]\nspec = \"engine\"").unwrap();
+        assert_eq!(plan.bot_memory_mb, Some(128));
     }
 
     #[test]
@@ -157,6 +171,8 @@ spec = "sim@3"
         let e = err("[[player]]\nname = \"a\"\nspec = \"engine:x\"");
         assert!(e.contains("player 1") && e.contains("engine level"), "{e}");
         assert!(err("turn_ms = 0").contains("turn_ms"));
+        assert!(err("bot_memory_mb = 0").contains("bot_memory_mb = 0"));
+        assert!(err("bot_memory_mb = 4097").contains("1-4096 MiB"));
         let e = err("seed = 1\ncolour = \"red\"");
         assert!(e.contains("colour"), "{e}");
         let e = err("[[player]]\nname = \"a\"");

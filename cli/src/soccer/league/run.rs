@@ -17,10 +17,9 @@ use engine::soccer::league::Pairing;
 use engine::soccer::record::Record;
 use engine::soccer::referee::{Referee, Settings};
 
-use crate::soccer::players::PlayerSpec;
+use crate::soccer::players::{Launch, PlayerSpec};
 use crate::soccer::referee;
 use crate::transport::Connection;
-use crate::transport::serial::LineSettings;
 
 /// One game as it was played.
 #[derive(Debug)]
@@ -38,7 +37,8 @@ pub struct Played {
 pub struct Setup<'a> {
     pub players: &'a [PlayerSpec],
     pub turn_ms: u64,
-    pub line: LineSettings,
+    /// The serial line and bots' memory limit.
+    pub launch: Launch,
     /// The seeds of each game's red and blue players, by game number.
     pub player_seeds: &'a (dyn Fn(usize) -> [u64; 2] + Sync),
 }
@@ -153,7 +153,7 @@ fn play_game(pairing: &Pairing, setup: &Setup) -> anyhow::Result<Played> {
     let mut not_started = Vec::new();
     for (side, seed) in [Side::Red, Side::Blue].into_iter().zip(seeds) {
         let spec = &setup.players[pairing.player(side)];
-        match spec.connect(setup.line, seed) {
+        match spec.connect(setup.launch, seed) {
             Ok(connection) => connections.push(connection),
             Err(e) => not_started.push((side, format!("`{spec}` cannot start: {e:#}"))),
         }
