@@ -347,20 +347,21 @@ impl Sandbox {
         let mut linker = self.linker.clone();
         let open = self
             .linker
-            .get(&mut *store, WASI_MODULE, "path_open")
-            .and_then(|e| e.into_func())
+            .get(&mut *store, WASI_MODULE, "path_open")?
+            .into_func()
             .ok_or_else(|| wasmtime::Error::msg("WASI has no path_open"))?
             .typed::<OpenArgs, i32>(&*store)?;
         let close = self
             .linker
-            .get(&mut *store, WASI_MODULE, "fd_close")
-            .and_then(|e| e.into_func())
+            .get(&mut *store, WASI_MODULE, "fd_close")?
+            .into_func()
             .ok_or_else(|| wasmtime::Error::msg("WASI has no fd_close"))?
             .typed::<i32, i32>(&*store)?;
         linker.func_wrap_async(
             WASI_MODULE,
             "path_open",
             move |mut caller: Caller<'_, State>, args: OpenArgs| {
+                let open = open.clone();
                 Box::new(async move {
                     if caller.data().open_files >= MAX_OPEN_FILES {
                         return Ok(ERRNO_MFILE);
@@ -377,6 +378,7 @@ impl Sandbox {
             WASI_MODULE,
             "fd_close",
             move |mut caller: Caller<'_, State>, (fd,): (i32,)| {
+                let close = close.clone();
                 Box::new(async move {
                     let errno = close.call_async(&mut caller, fd).await?;
                     // The standard streams and the directory were not opened by the program.
