@@ -210,7 +210,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let json = loop {
         let progress = contest.progress();
         if progress.current.is_none() {
-            break contest.report().context("internal error: a finished contest has a report")?;
+            break contest
+                .report()
+                .context("internal error: a finished contest has a report")?;
         }
         for key in progress.needed {
             let lap = runner.lap(key)?;

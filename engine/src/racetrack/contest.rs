@@ -383,9 +383,7 @@ pub fn pool_json(contest: &Contest, pool: &PlayedPool, number: usize) -> PoolJso
                     laps: pool
                         .members
                         .iter()
-                        .filter_map(|&owner| {
-                            contest.lap(LapKey { pilot: e, owner }).cloned()
-                        })
+                        .filter_map(|&owner| contest.lap(LapKey { pilot: e, owner }).cloned())
                         .collect(),
                 }
             })
@@ -499,10 +497,7 @@ mod tests {
         // laps those within one first-round pool are known: 4² + 3² = 25.
         assert_eq!(
             asked,
-            vec![
-                (0, 85, vec![(0, 85)]),
-                (1, 24, vec![(85, 85), (25, 49)]),
-            ]
+            vec![(0, 85, vec![(0, 85)]), (1, 24, vec![(85, 85), (25, 49)]),]
         );
         let report = contest.progress().report().unwrap();
         let expected = pools::run_contest(13, |_, _, members| {

@@ -61,7 +61,10 @@ pub fn run_line(
         RunVerdict::Judged(v) => line(pilot, result_file, moves, v, date),
         RunVerdict::Program(fault) => {
             let clean = |s: &str| s.replace(['\t', '\r', '\n'], " ");
-            let place = fault.line().map(|l| format!(" at line {l}")).unwrap_or_default();
+            let place = fault
+                .line()
+                .map(|l| format!(" at line {l}"))
+                .unwrap_or_default();
             let moves = moves.map_or_else(|| "-".to_string(), |n| n.to_string());
             [
                 clean(pilot),
