@@ -43,6 +43,21 @@ struct LapEntry {
     lap: StoredLap,
 }
 
+/// A lap's stored text, with its plan's fingerprint.
+fn lap_text(fingerprint: String, lap: StoredLap) -> Option<String> {
+    serde_json::to_string(&LapEntry {
+        plan: fingerprint,
+        lap,
+    })
+    .ok()
+}
+
+/// The lap stored as `text`, if it is one of the plan whose fingerprint is `fingerprint`.
+fn lap_of(text: &str, fingerprint: &str) -> Option<StoredLap> {
+    let entry: LapEntry = serde_json::from_str(text).ok()?;
+    (entry.plan == fingerprint).then_some(entry.lap)
+}
+
 fn meta_of(plan: &Plan, running: bool) -> PlanMeta {
     PlanMeta {
         fingerprint: plan.fingerprint(),
@@ -239,11 +254,7 @@ pub async fn save_lap(fingerprint: String, lap: StoredLap) -> bool {
         return false;
     };
     let key = format!("{}/{}", lap.key.pilot, lap.key.owner);
-    let entry = LapEntry {
-        plan: fingerprint,
-        lap,
-    };
-    let Ok(text) = serde_json::to_string(&entry) else {
+    let Some(text) = lap_text(fingerprint, lap) else {
         return false;
     };
     idb::put(&db, idb::LAPS, &key, &text.into()).await
@@ -270,9 +281,7 @@ pub async fn load() -> Option<Saved> {
     let laps = idb::all(&db, idb::LAPS)
         .await
         .into_iter()
-        .filter_map(|v| serde_json::from_str::<LapEntry>(&v.as_string()?).ok())
-        .filter(|entry| entry.plan == fingerprint)
-        .map(|entry| entry.lap)
+        .filter_map(|v| lap_of(&v.as_string()?, &fingerprint))
         .collect();
     Some((plan, running, laps))
 }
@@ -340,5 +349,20 @@ mod tests {
         let mut other = plan.clone();
         other.seed = 10;
         assert_ne!(other.fingerprint(), plan.fingerprint());
+    }
+
+    #[test]
+    fn laps_come_back_for_their_own_plan_only() {
+        use engine::racetrack::contest::{LapKey, LapRecord};
+        let lap = StoredLap {
+            key: LapKey { pilot: 1, owner: 0 },
+            record: LapRecord::failed("ring.cir", "no_result", "no result file".into()),
+            log: "a\ta.F1\tno_result\t-\t-\t-\td".into(),
+            file: Some(b"a\r\nring.cir\r\n40,4\r\n".to_vec()),
+        };
+        let text = lap_text("f1".into(), lap.clone()).unwrap();
+        assert_eq!(lap_of(&text, "f1"), Some(lap));
+        assert_eq!(lap_of(&text, "f2"), None);
+        assert_eq!(lap_of("{not json", "f1"), None);
     }
 }
