@@ -14,6 +14,7 @@ pub mod monitor;
 pub mod route;
 pub mod serial;
 pub mod soccer;
+pub mod wasi;
 pub mod workers;
 pub mod zoom;
 

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use engine::racetrack::program::{Found, Stop};
+use engine::racetrack::program::{self, Found, Stop};
 use wasmtime_wasi::{FsPerms, WasiCtxBuilder};
 
 use crate::files;
@@ -87,7 +87,7 @@ pub fn run_pilot(
     let stop = match ended {
         Ended::Exited(_) => Stop::Exited,
         Ended::Trapped(message) => Stop::Crashed {
-            message: with_last_words(message, &log),
+            message: program::crash_message(message, &log),
         },
         Ended::BrokeRule(rule) => Stop::Crashed {
             message: format!("stopped by its sandbox: {rule}"),
@@ -109,22 +109,4 @@ pub fn run_pilot(
         log,
         log_dropped,
     })
-}
-
-/// A trap's message, with the panic message a Rust pilot printed just before (its last
-/// non-empty line mentioning `panicked`), if any.
-fn with_last_words(message: String, log: &[u8]) -> String {
-    let text = String::from_utf8_lossy(log);
-    match text
-        .lines()
-        .rev()
-        .find(|l| l.contains("panicked"))
-        .map(str::trim)
-    {
-        Some(panic) => {
-            let panic: String = panic.chars().take(200).collect();
-            format!("{message} ({panic})")
-        }
-        None => message,
-    }
 }

@@ -4,6 +4,7 @@ use engine::racetrack::f1::{self, ResultFile};
 use engine::racetrack::judge::{self, Fault, Verdict};
 use engine::racetrack::physics::{self, CELL_METRES, Pos};
 use engine::racetrack::pools::LapOutcome;
+use engine::racetrack::program::{ProgramFault, RunVerdict};
 use engine::racetrack::{Circuit, LineEnding, log};
 
 /// One judged lap: a result file, or the lap of a built-in pilot.
@@ -19,7 +20,25 @@ pub struct JudgedLap {
     /// Line 2 of the file: the circuit it was computed for (`None` for a built-in pilot's lap,
     /// which was driven on the lab's circuit).
     pub written_for: Option<String>,
+    /// The judge's verdict on the positions read. For a pilot program that did something wrong
+    /// before any lap could be judged ([`ProgramRun::fault`]), the verdict on no positions:
+    /// the program's fault comes first everywhere.
     pub verdict: Verdict,
+    /// The run of a pilot program that produced this lap (`None` for a file or a built-in).
+    pub run: Option<ProgramRun>,
+}
+
+/// How a pilot program ran in the browser (`crate::wasi`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramRun {
+    /// The program's name: its file stem.
+    pub name: String,
+    /// What it did wrong before any lap could be judged, if anything.
+    pub fault: Option<ProgramFault>,
+    /// Its wall time, in milliseconds.
+    pub millis: f64,
+    /// What it printed.
+    pub printed: String,
 }
 
 /// The verdict as the page's test hooks show it, mirroring `quadrille testf1 --json`.
@@ -47,6 +66,7 @@ impl JudgedLap {
                 file: file.to_string(),
                 positions: parsed.positions,
                 written_for: Some(parsed.circuit),
+                run: None,
             },
             Err(e) => JudgedLap {
                 pilot: f1::header(bytes).0.unwrap_or_default(),
@@ -54,6 +74,7 @@ impl JudgedLap {
                 positions: Vec::new(),
                 written_for: f1::header(bytes).1,
                 verdict: Verdict::Invalid(Fault::Syntax(e)),
+                run: None,
             },
         }
     }
@@ -66,7 +87,58 @@ impl JudgedLap {
             file: f1::result_file_name(pilot),
             positions,
             written_for: None,
+            run: None,
         }
+    }
+
+    /// The lap of a pilot program's run, judged by the engine's rules for runs
+    /// ([`engine::racetrack::program::verdict`]): `name` is the program's file stem.
+    pub fn from_run(
+        circuit: &Circuit,
+        name: &str,
+        outcome: &crate::wasi::PilotOutcome,
+    ) -> JudgedLap {
+        let printed = String::from_utf8_lossy(&outcome.log).into_owned();
+        let mut run = ProgramRun {
+            name: name.to_string(),
+            fault: None,
+            millis: outcome.millis,
+            printed,
+        };
+        let file = f1::result_file_name(name);
+        match outcome.verdict(circuit) {
+            RunVerdict::Judged(_) => {
+                let bytes = match &outcome.found {
+                    engine::racetrack::program::Found::Bytes(bytes) => bytes.as_slice(),
+                    _ => &[],
+                };
+                let mut lap = JudgedLap::from_bytes(circuit, &file, bytes);
+                lap.run = Some(run);
+                lap
+            }
+            RunVerdict::Program(fault) => {
+                run.fault = Some(fault);
+                JudgedLap {
+                    pilot: name.to_string(),
+                    file,
+                    positions: Vec::new(),
+                    written_for: None,
+                    verdict: judge::judge_positions(circuit, &[]),
+                    run: Some(run),
+                }
+            }
+        }
+    }
+
+    /// The fault of the program that ran, if it did something wrong before any lap.
+    pub fn program_fault(&self) -> Option<&ProgramFault> {
+        self.run.as_ref().and_then(|r| r.fault.as_ref())
+    }
+
+    /// The name the page's hooks give the lap (`data-pilot`): the program's for a run, else
+    /// line 1 of the file.
+    pub fn pilot_name(&self) -> &str {
+        self.run.as_ref().map_or(&self.pilot, |r| &r.name)
     }
 
     /// Whether line 2 names another circuit than `circuit` (a file stem such as `ring`):
@@ -96,7 +168,7 @@ impl JudgedLap {
 
     /// Whether the file could be read (its verdict is not a syntax fault).
     pub fn readable(&self) -> bool {
-        !matches!(self.verdict.fault(), Some(Fault::Syntax(_)))
+        self.program_fault().is_none() && !matches!(self.verdict.fault(), Some(Fault::Syntax(_)))
     }
 
     /// The number of moves in the file (`positions − 1`), `None` when it could not be read.
@@ -107,6 +179,15 @@ impl JudgedLap {
 
     /// The test hooks of the `verdict` element.
     pub fn hooks(&self) -> VerdictHooks {
+        if let Some(fault) = self.program_fault() {
+            return VerdictHooks {
+                valid: false,
+                fault: Some(fault.kind()),
+                at: fault.line(),
+                line: fault.line(),
+                time: None,
+            };
+        }
         match &self.verdict {
             Verdict::Valid(lap) => VerdictHooks {
                 valid: true,
@@ -127,11 +208,27 @@ impl JudgedLap {
 
     /// The lap's line in the circuit's results log, dated `date`.
     pub fn log_line(&self, date: &str) -> String {
+        if let Some(fault) = self.program_fault() {
+            let clean = |s: &str| s.replace(['\t', '\r', '\n'], " ");
+            return [
+                clean(&self.pilot),
+                clean(&self.file),
+                fault.kind().to_string(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                date.to_string(),
+            ]
+            .join("\t");
+        }
         log::line(&self.pilot, &self.file, self.moves(), &self.verdict, date)
     }
 
     /// The lap as the §5 ranking sees it.
     pub fn outcome(&self) -> LapOutcome {
+        if self.program_fault().is_some() {
+            return LapOutcome::Invalid;
+        }
         match &self.verdict {
             Verdict::Valid(lap) => LapOutcome::Valid {
                 time: lap.time,
@@ -163,6 +260,9 @@ impl JudgedLap {
 
     /// The fault's move `k` (`p_{k−1} → p_k`), for highlighting, when it is a real move.
     pub fn fault_move(&self) -> Option<usize> {
+        if self.program_fault().is_some() {
+            return None;
+        }
         match self.verdict.fault()? {
             Fault::Syntax(_) | Fault::Start { .. } => None,
             fault => fault.step().filter(|&k| k >= 1 && k < self.positions.len()),

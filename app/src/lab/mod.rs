@@ -9,6 +9,7 @@ pub mod draw;
 pub mod lap;
 pub mod panels;
 pub mod plot;
+pub mod programs;
 pub mod replay;
 pub mod results;
 pub mod session;

@@ -205,10 +205,12 @@ pub fn LapList(props: &LapListProps) -> Html {
             <ul class="lab-laps" data-testid="laps">
                 { for props.laps.iter().enumerate().map(|(i, l)| {
                     let focused = props.focus == Some(i);
-                    let (badge, figure) = match &l.lap.verdict {
-                        Verdict::Valid(lap) => (html! { <span class="badge ok">{ "valid" }</span> },
+                    let (badge, figure) = match (&l.lap.verdict, l.lap.program_fault()) {
+                        (_, Some(f)) => (html! { <span class="badge bad">{ f.kind() }</span> },
+                                         String::new()),
+                        (Verdict::Valid(lap), None) => (html! { <span class="badge ok">{ "valid" }</span> },
                                                 format!("{} s", lap.time_shown())),
-                        Verdict::Invalid(f) => (html! { <span class="badge bad">{ f.kind().as_str() }</span> },
+                        (Verdict::Invalid(f), None) => (html! { <span class="badge bad">{ f.kind().as_str() }</span> },
                                                 String::new()),
                     };
                     html! {
@@ -317,8 +319,16 @@ pub fn VerdictCard(props: &VerdictProps) -> Html {
         )),
         _ => None,
     };
-    let body = match &lap.verdict {
-        Verdict::Valid(l) => html! {
+    let body = match (&lap.verdict, lap.program_fault()) {
+        (_, Some(fault)) => html! {
+            <>
+                <p class="lab-verdict-title">
+                    <span class="badge bad big">{ format!("Invalid · {}", fault.kind().replace('_', " ")) }</span>
+                </p>
+                <p class="lab-fault" data-testid="verdict-message">{ fault.to_string() }</p>
+            </>
+        },
+        (Verdict::Valid(l), None) => html! {
             <>
                 <p class="lab-verdict-title"><span class="badge ok big">{ "Valid lap" }</span></p>
                 <dl class="lab-figures">
@@ -329,7 +339,7 @@ pub fn VerdictCard(props: &VerdictProps) -> Html {
                 </dl>
             </>
         },
-        Verdict::Invalid(fault) => html! {
+        (Verdict::Invalid(fault), None) => html! {
             <>
                 <p class="lab-verdict-title">
                     <span class="badge bad big">{ format!("Invalid · {}", fault.kind().as_str().replace('_', " ")) }</span>
@@ -346,6 +356,7 @@ pub fn VerdictCard(props: &VerdictProps) -> Html {
     };
     html! {
         <div class="lab-card lab-verdict" data-testid="verdict"
+             data-pilot={lap.pilot_name().to_string()}
              data-valid={hooks.valid.to_string()}
              data-fault={hooks.fault}
              data-move={hooks.at.map(|k| k.to_string())}

@@ -21,9 +21,11 @@ use crate::lab::draw::{self, Scene};
 use crate::lab::lap::JudgedLap;
 use crate::lab::panels::{CircuitPicker, LapInputs, LapList, Ranking, ReplayBar, VerdictCard};
 use crate::lab::plot;
+use crate::lab::programs::{self, ProgramRun, Programs, RunState};
 use crate::lab::session::{Effect, Input, Lab, Source, Track};
 use crate::lab::storage;
 use crate::lab::worker::PilotRunner;
+use crate::wasi::{PilotEvent, PilotLimits, PilotSpec};
 use crate::workers::racetrack::Response;
 
 pub enum Msg {
@@ -33,6 +35,12 @@ pub enum Msg {
     CirFiles(Vec<File>),
     F1Files(Vec<File>),
     Worker((Pilot, Response)),
+    /// Pilot programs chosen.
+    WasmFiles(Vec<File>),
+    WasmRead(Vec<(String, Vec<u8>)>),
+    /// What the run `index` of `runs` says.
+    WasmEvent(usize, PilotEvent),
+    TimeLimit(f64),
     Key(KeyboardEvent),
     Pointer(PointerEvent),
     Redraw,
@@ -46,6 +54,19 @@ pub struct Pilots {
     canvas: NodeRef,
     plot: NodeRef,
     listeners: Vec<EventListener>,
+    /// Pilot programs run on this page, in order.
+    runs: Vec<ProgramRun>,
+    /// Their time limit, in seconds.
+    time_limit: f64,
+    /// Ticks the progress lines while a program runs.
+    progress: Option<Interval>,
+}
+
+/// Page time, in milliseconds.
+fn page_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// The current UTC date and time, `2026-11-29 22:30:00`, for the log.
@@ -162,6 +183,99 @@ impl Pilots {
     }
 }
 
+impl Pilots {
+    /// Starts each program on the lab's circuit, in a worker of its own.
+    fn start_programs(&mut self, ctx: &Context<Self>, files: Vec<(String, Vec<u8>)>) {
+        let Some(track) = self.lab.track() else {
+            return;
+        };
+        let limits = PilotLimits {
+            time_secs: self.time_limit,
+            ..PilotLimits::default()
+        };
+        for (file_name, module) in files {
+            let index = self.runs.len();
+            let spec = PilotSpec {
+                file_name: file_name.clone(),
+                module,
+                circuit_name: format!("{}.cir", track.name),
+                circuit: track.text.as_bytes().to_vec(),
+                limits,
+                seed: 0,
+            };
+            let mut run = ProgramRun {
+                name: crate::lab::session::stem(&file_name),
+                state: RunState::Loading,
+                circuit: track.circuit.clone(),
+                handle: None,
+                printed: String::new(),
+            };
+            self.runs.push(ProgramRun {
+                handle: None,
+                ..run_placeholder(&run)
+            });
+            let on_event = ctx.link().callback(move |e| Msg::WasmEvent(index, e));
+            run.handle = Some(crate::wasi::run_pilot(spec, on_event));
+            if let Some(slot) = self.runs.get_mut(index) {
+                // The handle may have reported (refused) already: keep that state.
+                run.state = slot.state.clone();
+                *slot = run;
+            }
+        }
+        self.sync_progress(ctx);
+    }
+
+    /// A run's news; its lap, when it has one, for the lab.
+    fn program_event(
+        &mut self,
+        ctx: &Context<Self>,
+        index: usize,
+        event: PilotEvent,
+    ) -> Option<Input> {
+        let run = self.runs.get_mut(index)?;
+        let input = match event {
+            PilotEvent::Started => {
+                run.state = RunState::Running { since: page_ms() };
+                None
+            }
+            PilotEvent::Refused(why) => {
+                run.state = RunState::Refused(why);
+                run.handle = None;
+                None
+            }
+            PilotEvent::Finished(outcome) => {
+                run.finish(&outcome);
+                let lap = JudgedLap::from_run(&run.circuit, &run.name, &outcome);
+                Some(Input::Laps(vec![lap]))
+            }
+        };
+        self.sync_progress(ctx);
+        input
+    }
+
+    /// Ticks the progress lines while a program runs.
+    fn sync_progress(&mut self, ctx: &Context<Self>) {
+        let running = self.runs.iter().any(ProgramRun::running);
+        if running && self.progress.is_none() {
+            let link = ctx.link().clone();
+            self.progress = Some(Interval::new(200, move || link.send_message(Msg::Redraw)));
+        } else if !running {
+            self.progress = None;
+        }
+    }
+}
+
+/// A run's row before its worker is started (the same name, state and circuit).
+fn run_placeholder(run: &ProgramRun) -> ProgramRun {
+    ProgramRun {
+        name: run.name.clone(),
+        state: run.state.clone(),
+        circuit: run.circuit.clone(),
+        handle: None,
+        printed: String::new(),
+    }
+}
+
 impl Component for Pilots {
     type Message = Msg;
     type Properties = ();
@@ -179,6 +293,9 @@ impl Component for Pilots {
             canvas: NodeRef::default(),
             plot: NodeRef::default(),
             listeners: resize.into_iter().collect(),
+            runs: Vec::new(),
+            time_limit: PilotLimits::default().time_secs,
+            progress: None,
         }
     }
 
@@ -216,6 +333,25 @@ impl Component for Pilots {
                 Input::DragOver(false)
             }
             Msg::Worker((pilot, response)) => Input::Worker(pilot, response),
+            Msg::WasmFiles(files) => {
+                let link = ctx.link().clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    link.send_message(Msg::WasmRead(read_files(files).await));
+                });
+                return false;
+            }
+            Msg::WasmRead(files) => {
+                self.start_programs(ctx, files);
+                return true;
+            }
+            Msg::WasmEvent(index, event) => match self.program_event(ctx, index, event) {
+                Some(input) => input,
+                None => return true,
+            },
+            Msg::TimeLimit(secs) => {
+                self.time_limit = secs;
+                return true;
+            }
             Msg::Key(event) => {
                 if !self.lab.key(&event.key()) {
                     return false;
@@ -278,6 +414,11 @@ impl Component for Pilots {
                     <LapInputs has_circuit={track.is_some()} drag_over={lab.drag_over()} {flying}
                         pilot_error={lab.pilot_error().map(|e| AttrValue::from(e.to_owned()))}
                         on_input={on_input.clone()} on_files={link.callback(Msg::F1Files)} />
+                    <Programs has_circuit={track.is_some()}
+                        runs={programs::rows(&self.runs, page_ms())}
+                        time_limit={self.time_limit}
+                        on_files={link.callback(Msg::WasmFiles)}
+                        on_time_limit={link.callback(Msg::TimeLimit)} />
                     <LapList laps={lab.shared_laps()} focus={lab.focus()} on_input={on_input.clone()} />
                 </aside>
                 <section class="lab-main">

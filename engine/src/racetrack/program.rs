@@ -22,11 +22,19 @@ pub const DEFAULT_TIME_LIMIT_SECS: f64 = 120.0;
 /// The default linear-memory limit of a pilot, in MiB (160 WebAssembly pages of 64 KiB).
 pub const DEFAULT_MEMORY_LIMIT_MIB: f64 = 10.0;
 
+/// The files a pilot may create in its directory: its result file and one other (spec §7).
+pub const MAX_PILOT_FILES: usize = 2;
+
+/// The files a pilot program may hold open at once (besides its standard streams and its
+/// directory): enough for the circuit, the result file and its one other file several times
+/// over, and a bound on what a program can make its host keep.
+pub const MAX_OPEN_FILES: usize = 16;
+
 /// Bytes of one WebAssembly page.
 pub const WASM_PAGE_BYTES: u64 = 1 << 16;
 
 /// How a pilot program stopped.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Stop {
     /// It returned or exited on its own (any exit status: the result file decides).
     Exited,
@@ -43,7 +51,7 @@ pub enum Stop {
 }
 
 /// The kind of a file system entry that is not a regular file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EntryKind {
     SymbolicLink,
     Directory,
@@ -71,7 +79,7 @@ impl EntryKind {
 /// What a host found where the pilot's result file should be. Hosts read it without following
 /// links and with a size cap, so that the verdict never depends on anything outside the
 /// pilot's directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Found {
     /// No result file.
     Missing,
@@ -298,6 +306,24 @@ fn first_non_text(bytes: &[u8]) -> Option<(usize, usize, u8)> {
         }
     }
     None
+}
+
+/// A trap's message, with the panic message a Rust pilot printed just before it (its last line
+/// mentioning `panicked`, at most 200 characters), if any: what a crash says, from any host.
+pub fn crash_message(trap: String, log: &[u8]) -> String {
+    let text = String::from_utf8_lossy(log);
+    match text
+        .lines()
+        .rev()
+        .find(|l| l.contains("panicked"))
+        .map(str::trim)
+    {
+        Some(panic) => {
+            let panic: String = panic.chars().take(200).collect();
+            format!("{trap} ({panic})")
+        }
+        None => trap,
+    }
 }
 
 /// Whether `file_name` is the result file of the pilot whose file stem is `stem`: `<stem>.F1`,
