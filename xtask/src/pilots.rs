@@ -1,7 +1,8 @@
 //! `cargo xtask pilots`: builds the example pilot programs of `pilots/` into
 //! `<target>/pilots/wasm/<name>.wasm`, where the CLI tests and the docs find them — the Rust ones
 //! (a workspace of their own) for `wasm32-wasip1`, each C file of `pilots/c/` with clang and
-//! Debian's wasi-libc.
+//! Debian's wasi-libc, and the faulty pilots of `pilots/faults/` (WebAssembly text) into
+//! `<target>/pilots/wasm/faults/`.
 
 use std::path::PathBuf;
 
@@ -67,6 +68,28 @@ pub fn build(ws: &Workspace, setup: &Setup) -> Result<PathBuf> {
             .arg(&source);
         run(&mut clang)?;
     }
+    assemble_faults(ws, &out.join("faults"))?;
     println!("example pilots in {}", out.display());
     Ok(out)
+}
+
+/// Assembles the faulty pilots of `pilots/faults/*.wat` (WebAssembly text) into `out`, where
+/// the e2e suite runs them in the browser and through the CLI.
+fn assemble_faults(ws: &Workspace, out: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let dir = ws.root().join("pilots").join("faults");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "wat"))
+        .collect();
+    sources.sort();
+    for source in sources {
+        let bytes = wat::parse_file(&source)
+            .with_context(|| format!("assembling {}", source.display()))?;
+        let stem = source.file_stem().context("a .wat file without a name")?;
+        let dest = out.join(stem).with_extension("wasm");
+        std::fs::write(&dest, bytes).with_context(|| format!("writing {}", dest.display()))?;
+    }
+    Ok(())
 }

@@ -103,6 +103,14 @@ fn answer(root: &Path, stream: TcpStream) -> io::Result<()> {
     }
 }
 
+/// The cross-origin-isolation headers: without them a browser gives the page no
+/// `SharedArrayBuffer`, on which a WebAssembly bot's blocking reads wait (`app::wasi::bot`).
+/// `Trunk.toml` sends the same from `trunk serve`; README asks the same of any host.
+pub const ISOLATION_HEADERS: [(&str, &str); 2] = [
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Embedder-Policy", "require-corp"),
+];
+
 fn respond(
     out: &mut TcpStream,
     status: &str,
@@ -110,10 +118,14 @@ fn respond(
     body: &[u8],
     head_only: bool,
 ) -> io::Result<()> {
+    let isolation: String = ISOLATION_HEADERS
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     write!(
         out,
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+         Cache-Control: no-store\r\n{isolation}Connection: close\r\n\r\n",
         body.len()
     )?;
     if !head_only {
@@ -236,6 +248,11 @@ mod tests {
         assert!(home.starts_with("HTTP/1.1 200 OK\r\n"), "{home}");
         assert!(home.contains("Content-Type: text/html"), "{home}");
         assert!(home.ends_with("<p>home</p>"), "{home}");
+        assert!(
+            home.contains("Cross-Origin-Opener-Policy: same-origin\r\n")
+                && home.contains("Cross-Origin-Embedder-Policy: require-corp\r\n"),
+            "{home}"
+        );
         let missing = get(&server, "/nope.css");
         assert!(
             missing.starts_with("HTTP/1.1 404 Not Found\r\n"),

@@ -276,6 +276,8 @@ fn e2e(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
         .context("chromium is not installed")?;
     // Some suites judge what the app did with the real CLI; `test` has built it already.
     run(cargo(ws, setup).args(["build", "--quiet", "-p", "cli", "--bin", "quadrille"]))?;
+    // The pilot programs the lab runs (`test` has built them already too).
+    let pilots = crate::pilots::build(ws, setup)?;
     let quadrille = ws.target_dir().join("debug").join("quadrille");
     let server = StaticServer::start(ws.dist(), 0).context("could not start the static server")?;
     println!("serving {} on {}", ws.dist().display(), server.url());
@@ -284,6 +286,7 @@ fn e2e(ws: &Workspace, setup: &Setup, tools: &Tools) -> Result<()> {
         .env("QUADRILLE_URL", server.url())
         .env("CHROMIUM", chromium)
         .env("QUADRILLE_BIN", quadrille)
+        .env("QUADRILLE_PILOTS", pilots)
         .current_dir(ws.e2e());
     // `E2E_FILES="tests/league.test.mjs tests/pilots.test.mjs"` runs only those files (a developer
     // working on one page); CI leaves it unset and runs the whole suite.

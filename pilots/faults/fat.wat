@@ -1,0 +1,30 @@
+;; fat: starts with 12.5 MiB of memory (pilot_memory)
+(module
+  (import "wasi_snapshot_preview1" "path_open"
+    (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_symlink"
+    (func $path_symlink (param i32 i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "poll_oneoff" (func $poll_oneoff (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "path_create_directory"
+    (func $path_create_directory (param i32 i32 i32) (result i32)))
+  (memory (export "memory") 200)
+  ;; $open_at(path, len, oflags) -> fd | -1 in the preopened directory (fd 3)
+  (func $open_at (param $path i32) (param $len i32) (param $oflags i32) (result i32)
+    (if (result i32)
+      (i32.eqz (call $path_open (i32.const 3) (i32.const 0) (local.get $path) (local.get $len)
+        (local.get $oflags) (i64.const 0x1fffffff) (i64.const 0x1fffffff) (i32.const 0)
+        (i32.const 1000)))
+      (then (i32.load (i32.const 1000)))
+      (else (i32.const -1))))
+  (func $write_fd (param $fd i32) (param $ptr i32) (param $len i32)
+    (i32.store (i32.const 1008) (local.get $ptr))
+    (i32.store (i32.const 1012) (local.get $len))
+    (drop (call $fd_write (local.get $fd) (i32.const 1008) (i32.const 1) (i32.const 1016))))
+  ;; $write_file(name, name_len, ptr, len): creates or truncates (O_CREAT | O_TRUNC), writes
+  (func $write_file (param $name i32) (param $name_len i32) (param $ptr i32) (param $len i32)
+    (call $write_fd (call $open_at (local.get $name) (local.get $name_len) (i32.const 9))
+      (local.get $ptr) (local.get $len)))
+  (func (export "_start") (local $fd i32)
+    nop))
