@@ -85,8 +85,8 @@ fn assemble_faults(ws: &Workspace, out: &std::path::Path) -> Result<()> {
         .collect();
     sources.sort();
     for source in sources {
-        let bytes = wat::parse_file(&source)
-            .with_context(|| format!("assembling {}", source.display()))?;
+        let bytes =
+            wat::parse_file(&source).with_context(|| format!("assembling {}", source.display()))?;
         let stem = source.file_stem().context("a .wat file without a name")?;
         let dest = out.join(stem).with_extension("wasm");
         std::fs::write(&dest, bytes).with_context(|| format!("writing {}", dest.display()))?;

@@ -113,27 +113,56 @@ fn answer(
     done.emit((key, output));
 }
 
-/// WASI pilot programs in the browser.
+/// WASI pilot programs in the browser, each in a worker of its own ([`crate::wasi`]): the same
+/// runner as the pilot lab's, under the plan's limits and seed.
 pub mod wasm {
     use engine::racetrack::program::{Found, Stop};
     use yew::Callback;
 
-    use crate::contest::session::{RunOutput, RunStart};
+    use crate::contest::session::{PilotChoice, RunOutput, RunStart};
+    use crate::wasi::{PilotEvent, PilotHandle, PilotLimits, PilotSpec, run_pilot};
 
     /// A program running in its worker; dropping it stops the worker.
-    pub struct Run;
+    pub struct Run {
+        _handle: Option<PilotHandle>,
+    }
 
     impl Run {
-        /// Starts the program of `start` on its circuit; `done` gets how it ended.
+        /// Starts the program of `start` on its circuit; `done` gets how it ended. A module
+        /// that is not a WASI command ran nothing: it crashed, in the contest's words.
         pub fn start(start: &RunStart, done: Callback<RunOutput>) -> Run {
-            let _ = start;
-            done.emit(RunOutput::Program {
-                stop: Stop::Crashed {
-                    message: "this build of the page cannot run WebAssembly pilots".into(),
+            let PilotChoice::Wasm { file, bytes } = &start.pilot else {
+                return Run { _handle: None };
+            };
+            let spec = PilotSpec {
+                file_name: file.clone(),
+                module: bytes.to_vec(),
+                circuit_name: start.circuit.name.clone(),
+                circuit: start.circuit.bytes.to_vec(),
+                limits: PilotLimits {
+                    time_secs: start.limits.time_secs,
+                    // As `quadrille contest` reads `memory_limit_mb`.
+                    memory_bytes: (start.limits.memory_mib * 1024.0 * 1024.0) as u64,
                 },
-                found: Found::Missing,
-            });
-            Run
+                seed: start.seed,
+            };
+            let handle = run_pilot(
+                spec,
+                Callback::from(move |event| match event {
+                    PilotEvent::Started => {}
+                    PilotEvent::Refused(message) => done.emit(RunOutput::Program {
+                        stop: Stop::Crashed { message },
+                        found: Found::Missing,
+                    }),
+                    PilotEvent::Finished(outcome) => done.emit(RunOutput::Program {
+                        stop: outcome.stop,
+                        found: outcome.found,
+                    }),
+                }),
+            );
+            Run {
+                _handle: Some(handle),
+            }
         }
     }
 }

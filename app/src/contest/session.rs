@@ -168,6 +168,14 @@ pub enum PlanError {
         circuit: String,
         why: String,
     },
+    /// Refused before anything runs, as `quadrille contest` refuses it.
+    #[error("entrant {position} ({name:?}): {file}: {why}")]
+    Program {
+        position: usize,
+        name: String,
+        file: String,
+        why: String,
+    },
     #[error("the {0} limit must be a positive number")]
     Limit(&'static str),
     #[error(transparent)]
@@ -203,6 +211,18 @@ impl Plan {
                 })
                 .collect(),
         )?;
+        for (i, e) in self.entrants.iter().enumerate() {
+            if let PilotChoice::Wasm { file, bytes } = &e.pilot
+                && let Err(why) = crate::wasi::module::prepare(bytes)
+            {
+                return Err(PlanError::Program {
+                    position: i + 1,
+                    name: e.name.clone(),
+                    file: file.clone(),
+                    why: why.to_string(),
+                });
+            }
+        }
         let circuits = self
             .entrants
             .iter()
@@ -618,7 +638,7 @@ mod tests {
         assert_eq!(circuits[10], "street-2.cir");
         let wasm = PilotChoice::Wasm {
             file: "vmax3.wasm".into(),
-            bytes: Rc::new(vec![0, 97, 115, 109]),
+            bytes: Rc::new(b"\0asm\x01\0\0\0".to_vec()),
         };
         assert_eq!(wasm.stem(), "vmax3");
         assert_eq!(wasm.result_file(), "vmax3.F1");
@@ -637,7 +657,19 @@ mod tests {
             ),
             "{toml}"
         );
-        assert!(p.check().is_ok());
+        // An empty module is no WASI command: the plan is refused, naming the program.
+        match p.check() {
+            Err(PlanError::Program {
+                position: 12,
+                file,
+                why,
+                ..
+            }) => {
+                assert_eq!(file, "vmax3.wasm");
+                assert!(why.contains("not a WASI preview-1 command"), "{why}");
+            }
+            other => panic!("{:?}", other.err()),
+        }
     }
 
     #[test]
