@@ -14,7 +14,8 @@ import { sharedBrowser, visit } from '../lib/harness.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SAMPLES = join(ROOT, 'engine/samples');
-const WASM = join(ROOT, 'target/pilots/wasm');
+// The example pilots, as `cargo xtask test` built them (QUADRILLE_PILOTS), or built here.
+const WASM = process.env.QUADRILLE_PILOTS ?? join(ROOT, 'target/pilots/wasm');
 
 // The built `quadrille` (QUADRILLE_BIN), or built here once with cargo.
 function findQuadrille() {
@@ -139,7 +140,7 @@ async function assertSameAsCli(page, cli) {
   for (const line of log) assert.equal(line.split('\t').length, 7, line);
 }
 
-test('13 pilot programs race two pools then a final, as the CLI does', { timeout: 600_000 }, async () => {
+test('13 pilot programs race two pools then a final, as the CLI does', { timeout: 1_500_000 }, async () => {
   await browser.withPage(async (page) => {
     await runInPage(page, { programs: pilots, estimates: ESTIMATES });
     const names = await page.$$eval('[data-testid="contest-entrant"]', (rows) => rows.map((r) => r.dataset.name));
@@ -148,7 +149,7 @@ test('13 pilot programs race two pools then a final, as the CLI does', { timeout
     assert.equal(cli.rounds.length, 2);
     assert.deepEqual(cli.rounds[0].pools.map((p) => p.standings.length), [7, 6]);
     assert.equal(cli.rounds[1].pools[0].standings.length, 7);
-    await page.waitForSelector('[data-testid="contest-status"][data-state="done"]', { timeout: 500_000 });
+    await page.waitForSelector('[data-testid="contest-status"][data-state="done"]', { timeout: 1_400_000 });
     assert.equal(await lapsDone(page, 1), 85);
     assert.equal(await lapsDone(page, 2), 49);
     await assertSameAsCli(page, cli);
@@ -167,7 +168,7 @@ test('13 pilot programs race two pools then a final, as the CLI does', { timeout
   });
 });
 
-test('a reload mid-contest resumes from the laps kept and ends as the CLI does', { timeout: 600_000 }, async () => {
+test('a reload mid-contest resumes from the laps kept and ends as the CLI does', { timeout: 1_500_000 }, async () => {
   await browser.withPage(async (page) => {
     await runInPage(page, { programs: pilots, estimates: ESTIMATES });
     await page.waitForFunction(
@@ -184,7 +185,7 @@ test('a reload mid-contest resumes from the laps kept and ends as the CLI does',
     const names = await page.$$eval('[data-testid="contest-entrant"]', (rows) => rows.map((r) => r.dataset.name));
     assert.deepEqual(names, STEMS);
     const cli = await cliContest(page, pilots);
-    await page.waitForSelector('[data-testid="contest-status"][data-state="done"]', { timeout: 500_000 });
+    await page.waitForSelector('[data-testid="contest-status"][data-state="done"]', { timeout: 1_400_000 });
     await assertSameAsCli(page, cli);
   });
 });

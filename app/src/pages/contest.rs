@@ -169,7 +169,7 @@ fn start(
 }
 
 /// The replay: which entrant's circuit, the step shown, and whether it plays.
-#[derive(Clone, Copy, PartialEq, Default)]
+#[derive(Clone, Copy, PartialEq)]
 struct ReplayState {
     owner: usize,
     step: usize,
@@ -181,7 +181,13 @@ pub fn Contest() -> Html {
     let form = use_state(Form::new);
     let error = use_state(|| None::<String>);
     let run: Shared = use_mut_ref(|| None);
-    let replay = use_state(ReplayState::default);
+    // Kept in a cell: the replay's clock advances it between renders.
+    let replay = use_mut_ref(|| ReplayState {
+        owner: 0,
+        step: usize::MAX,
+        playing: false,
+    });
+    let playing = replay.borrow().playing;
     let canvas = use_node_ref();
     let viewport = use_viewport();
     let force = use_force_update();
@@ -207,14 +213,15 @@ pub fn Contest() -> Html {
     }
     {
         // The replay's clock.
-        let replay = replay.clone();
-        use_effect_with(replay.playing, move |&playing| {
+        let (replay, update) = (replay.clone(), update.clone());
+        use_effect_with(playing, move |&playing| {
             let interval = playing.then(|| {
-                let replay = replay.clone();
                 Interval::new(100, move || {
-                    let mut next = *replay;
-                    next.step += 1;
-                    replay.set(next);
+                    {
+                        let mut r = replay.borrow_mut();
+                        r.step = r.step.saturating_add(1);
+                    }
+                    update.emit(());
                 })
             });
             move || drop(interval)
@@ -343,31 +350,35 @@ pub fn Contest() -> Html {
             .map(|e| e.circuit.name.clone())
             .collect();
         let choose = {
-            let replay = replay.clone();
+            let (replay, update) = (replay.clone(), update.clone());
             Callback::from(move |e: Event| {
                 let owner = e
                     .target_unchecked_into::<HtmlSelectElement>()
                     .value()
                     .parse()
                     .unwrap_or(0);
-                replay.set(ReplayState {
+                *replay.borrow_mut() = ReplayState {
                     owner,
                     step: usize::MAX,
                     playing: false,
-                });
+                };
+                update.emit(());
             })
         };
         let toggle = {
-            let replay = replay.clone();
+            let (replay, update) = (replay.clone(), update.clone());
             Callback::from(move |_: MouseEvent| {
-                let mut next = *replay;
-                if !next.playing {
-                    next.step = 0;
+                {
+                    let mut r = replay.borrow_mut();
+                    if !r.playing {
+                        r.step = 0;
+                    }
+                    r.playing = !r.playing;
                 }
-                next.playing = !next.playing;
-                replay.set(next);
+                update.emit(());
             })
         };
+        let shown = *replay.borrow();
         html! {
             <section class="contest-run">
                 <Rounds rounds={progress.rounds()} {done}
@@ -391,14 +402,14 @@ pub fn Contest() -> Html {
                     <label>{ "Circuit " }
                         <select data-testid="contest-replay-circuit" onchange={choose}>
                             { for circuits.iter().enumerate().map(|(i, c)| html! {
-                                <option value={i.to_string()} selected={i == replay.owner}>
+                                <option value={i.to_string()} selected={i == shown.owner}>
                                     { c }</option>
                             }) }
                         </select>
                     </label>
                     <button type="button" class="chip" data-testid="contest-replay-play"
                             onclick={toggle}>
-                        { if replay.playing { "Pause" } else { "Play" } }</button>
+                        { if shown.playing { "Pause" } else { "Play" } }</button>
                     <canvas ref={canvas.clone()} class="contest-canvas"
                             data-testid="contest-replay" />
                 </section>
@@ -408,9 +419,12 @@ pub fn Contest() -> Html {
     });
     {
         // Draw the replay after every render.
-        let (canvas, run, replay) = (canvas.clone(), run.clone(), replay.clone());
+        let (canvas, run, replay, update) =
+            (canvas.clone(), run.clone(), replay.clone(), update.clone());
         use_effect(move || {
-            draw_replay(&canvas, &run, &replay);
+            if draw_replay(&canvas, &run, &mut replay.borrow_mut()) {
+                update.emit(());
+            }
         });
     }
     let _ = viewport;
@@ -457,15 +471,18 @@ pub fn Contest() -> Html {
     }
 }
 
-/// Paints every known lap on the chosen circuit, at the replay's step.
-fn draw_replay(canvas: &NodeRef, run: &Shared, replay: &UseStateHandle<ReplayState>) {
+/// Paints every known lap on the chosen circuit, at the replay's step; `true` when the replay
+/// reached its end and stopped (the page must show it).
+fn draw_replay(canvas: &NodeRef, run: &Shared, replay: &mut ReplayState) -> bool {
     let guard = run.borrow();
-    let Some(r) = guard.as_ref() else { return };
+    let Some(r) = guard.as_ref() else {
+        return false;
+    };
     let Some(circuit) = r.session.circuit(replay.owner) else {
-        return;
+        return false;
     };
     let Some((element, surface)) = Surface::prepare_node(canvas) else {
-        return;
+        return false;
     };
     let laps: Vec<(usize, JudgedLap)> = r.session.laps_on(replay.owner);
     let last = laps
@@ -474,10 +491,9 @@ fn draw_replay(canvas: &NodeRef, run: &Shared, replay: &UseStateHandle<ReplaySta
         .max()
         .unwrap_or(0);
     let step = replay.step.min(last);
-    if replay.playing && step >= last {
-        let mut next = **replay;
-        next.playing = false;
-        replay.set(next);
+    let stopped = replay.playing && step >= last;
+    if stopped {
+        replay.playing = false;
     }
     let stage = Stage {
         width: surface.width,
@@ -503,6 +519,7 @@ fn draw_replay(canvas: &NodeRef, run: &Shared, replay: &UseStateHandle<ReplaySta
     );
     annotate(&element, "laps", laps.len());
     annotate(&element, "step", step);
+    stopped
 }
 
 /// A change to one entrant of the form.
