@@ -15,6 +15,13 @@ use serde::{Deserialize, Serialize};
 use super::session::{CircuitFile, Entrant, Limits, PilotChoice, Plan, StoredLap};
 
 /// The plan without its bytes (which are kept under keys of their own).
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 #[derive(Serialize, Deserialize)]
 struct PlanMeta {
     fingerprint: String,
@@ -25,6 +32,13 @@ struct PlanMeta {
     running: bool,
 }
 
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 #[derive(Serialize, Deserialize)]
 struct EntrantMeta {
     name: String,
@@ -37,6 +51,13 @@ struct EntrantMeta {
 }
 
 /// A lap as stored: with the fingerprint of its plan.
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 #[derive(Serialize, Deserialize)]
 struct LapEntry {
     plan: String,
@@ -44,6 +65,13 @@ struct LapEntry {
 }
 
 /// A lap's stored text, with its plan's fingerprint.
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 fn lap_text(fingerprint: String, lap: StoredLap) -> Option<String> {
     serde_json::to_string(&LapEntry {
         plan: fingerprint,
@@ -53,11 +81,25 @@ fn lap_text(fingerprint: String, lap: StoredLap) -> Option<String> {
 }
 
 /// The lap stored as `text`, if it is one of the plan whose fingerprint is `fingerprint`.
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 fn lap_of(text: &str, fingerprint: &str) -> Option<StoredLap> {
     let entry: LapEntry = serde_json::from_str(text).ok()?;
     (entry.plan == fingerprint).then_some(entry.lap)
 }
 
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 fn meta_of(plan: &Plan, running: bool) -> PlanMeta {
     PlanMeta {
         fingerprint: plan.fingerprint(),
@@ -85,6 +127,13 @@ fn meta_of(plan: &Plan, running: bool) -> PlanMeta {
 }
 
 /// The plan from its stored parts: `bytes(key)` gives a stored byte string.
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
 fn plan_of(meta: PlanMeta, mut bytes: impl FnMut(&str) -> Option<Vec<u8>>) -> Option<Plan> {
     let entrants = meta
         .entrants
