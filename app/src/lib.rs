@@ -4,6 +4,7 @@
 //! either game is written here. Geometry that decides where things land on a canvas is kept in
 //! plain functions ([`geometry`]) so it is tested natively and in the browser alike.
 
+pub mod contest;
 pub mod editor;
 pub mod geometry;
 pub mod gesture;

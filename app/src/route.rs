@@ -18,19 +18,22 @@ pub enum Route {
     Board,
     /// `#/league`: a Paper Soccer league of engines and boards.
     League,
+    /// `#/contest`: a Racetrack pools contest of pilot programs.
+    Contest,
     /// Any fragment that names no page.
     NotFound,
 }
 
 impl Route {
     /// The pages listed in the navigation bar, in order.
-    pub const NAV: [Route; 6] = [
+    pub const NAV: [Route; 7] = [
         Route::Home,
         Route::Soccer,
         Route::Circuits,
         Route::Pilots,
         Route::Board,
         Route::League,
+        Route::Contest,
     ];
 
     /// Parses `location.hash`. The leading `#`, a trailing `/` and a `?query` are ignored, and
@@ -46,6 +49,7 @@ impl Route {
             "/pilots" => Route::Pilots,
             "/board" => Route::Board,
             "/league" => Route::League,
+            "/contest" => Route::Contest,
             _ => Route::NotFound,
         }
     }
@@ -59,6 +63,7 @@ impl Route {
             Route::Pilots => "#/pilots",
             Route::Board => "#/board",
             Route::League => "#/league",
+            Route::Contest => "#/contest",
         }
     }
 
@@ -71,6 +76,7 @@ impl Route {
             Route::Pilots => "Pilots",
             Route::Board => "Board",
             Route::League => "League",
+            Route::Contest => "Contest",
             Route::NotFound => "Not found",
         }
     }

@@ -48,6 +48,7 @@ pub fn App() -> Html {
         Route::Pilots => html! { <pages::pilots::Pilots /> },
         Route::Board => html! { <pages::board::Board /> },
         Route::League => html! { <pages::league::League /> },
+        Route::Contest => html! { <pages::contest::Contest /> },
         Route::NotFound => html! { <pages::not_found::NotFound /> },
     };
     html! {

@@ -18,11 +18,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use engine::racetrack::Circuit;
-use engine::racetrack::judge::{self, Verdict};
-use engine::racetrack::pools::{self, ContestReport, EntrantId, LapOutcome, PoolResults};
-use engine::racetrack::program::{self, RunVerdict, Stop};
+use engine::racetrack::contest::{Contest, ContestJson, Entry, LapKey, LapRecord};
+use engine::racetrack::pools::{self, EntrantId};
+use engine::racetrack::program::{self, Stop};
 use sandbox::files;
-use serde::Serialize;
 
 use crate::out::{out, outln};
 use plan::{PilotSource, Plan};
@@ -35,73 +34,6 @@ pub struct Args {
     /// Print the whole contest as JSON.
     #[arg(long)]
     json: bool,
-}
-
-/// One pilot's lap on one circuit, as the contest saw it.
-#[derive(Clone, Debug, Serialize)]
-struct LapRecord {
-    circuit: String,
-    valid: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    time: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    speed: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves: Option<usize>,
-    /// What went wrong, as a kind: a program fault (`pilot_crash`, `pilot_timeout`,
-    /// `pilot_memory`, `no_result`, `bad_result`) or the judge's fault kind.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fault: Option<&'static str>,
-    /// `"valid"` or what went wrong.
-    verdict: String,
-}
-
-impl LapRecord {
-    fn outcome(&self) -> LapOutcome {
-        match (self.valid, self.time, self.speed) {
-            (true, Some(time), Some(speed)) => LapOutcome::Valid { time, speed },
-            _ => LapOutcome::Invalid,
-        }
-    }
-
-    fn judged(circuit: &str, verdict: Verdict) -> LapRecord {
-        match verdict {
-            Verdict::Valid(lap) => LapRecord {
-                circuit: circuit.to_owned(),
-                valid: true,
-                time: Some(lap.time),
-                speed: Some(lap.speed_kmh),
-                moves: Some(lap.moves),
-                fault: None,
-                verdict: "valid".into(),
-            },
-            Verdict::Invalid(fault) => {
-                LapRecord::failed(circuit, fault.kind().as_str(), fault.to_string())
-            }
-        }
-    }
-
-    /// A program's run, judged by the rules every host shares.
-    fn ran(circuit: &str, verdict: RunVerdict) -> LapRecord {
-        match verdict {
-            RunVerdict::Judged(v) => LapRecord::judged(circuit, v),
-            RunVerdict::Program(fault) => {
-                LapRecord::failed(circuit, fault.kind(), fault.to_string())
-            }
-        }
-    }
-
-    fn failed(circuit: &str, fault: &'static str, why: String) -> LapRecord {
-        LapRecord {
-            circuit: circuit.to_owned(),
-            valid: false,
-            time: None,
-            speed: None,
-            moves: None,
-            fault: Some(fault),
-            verdict: why,
-        }
-    }
 }
 
 /// The WebAssembly sandbox and the entrants' checked programs, when the plan has any.
@@ -148,7 +80,8 @@ impl Programs {
     }
 }
 
-struct Contest {
+/// What the contest needs to run the entrants' pilots.
+struct Runner {
     plan: Plan,
     circuits: Vec<Circuit>,
     /// Each circuit file's bytes, as programs are given them.
@@ -156,30 +89,28 @@ struct Contest {
     programs: Option<Programs>,
     /// Whether native pilots run confined.
     confine: bool,
-    laps: HashMap<(EntrantId, EntrantId), LapRecord>,
 }
 
-impl Contest {
-    /// Entrant `pilot`'s lap on entrant `owner`'s circuit, run or read once.
-    fn lap(&mut self, pilot: EntrantId, owner: EntrantId) -> anyhow::Result<LapRecord> {
-        if let Some(lap) = self.laps.get(&(pilot, owner)) {
-            return Ok(lap.clone());
-        }
+impl Runner {
+    /// Entrant `pilot`'s lap on entrant `owner`'s circuit.
+    fn lap(&self, LapKey { pilot, owner }: LapKey) -> anyhow::Result<LapRecord> {
         let circuit = &self.circuits[owner];
         let target = &self.plan.entrants[owner];
         let name = target.circuit_name.as_str();
-        let lap = match &self.plan.entrants[pilot].pilot {
-            PilotSource::Builtin(p) => match p.fly(circuit) {
-                Ok(lap) => {
-                    LapRecord::judged(name, judge::judge_positions(circuit, lap.positions()))
-                }
-                Err(e) => LapRecord::failed(name, "no_result", e.to_string()),
-            },
+        Ok(match &self.plan.entrants[pilot].pilot {
+            PilotSource::Builtin(p) => LapRecord::flown(
+                name,
+                circuit,
+                p.fly(circuit)
+                    .as_ref()
+                    .map(|lap| lap.positions())
+                    .map_err(|e| e.to_string()),
+            ),
             // Result files computed beforehand are read like a program's: a link, a FIFO or a
             // device is not a result file (spec §8).
             PilotSource::Results(given) => {
                 let found = files::read_result(given.get(name).map(PathBuf::as_path));
-                LapRecord::ran(name, program::verdict(circuit, &Stop::Exited, &found))
+                LapRecord::ran(name, &program::verdict(circuit, &Stop::Exited, &found))
             }
             PilotSource::Command { program: exe, args } => {
                 match runner::run_pilot(
@@ -191,7 +122,7 @@ impl Contest {
                     self.confine,
                 )? {
                     RunEnd::Ran { stop, found } => {
-                        LapRecord::ran(name, program::verdict(circuit, &stop, &found))
+                        LapRecord::ran(name, &program::verdict(circuit, &stop, &found))
                     }
                     RunEnd::NotStarted(why) => {
                         LapRecord::failed(name, "pilot_crash", format!("cannot start: {why}"))
@@ -215,27 +146,9 @@ impl Contest {
                     limits,
                     self.plan.seed,
                 )?;
-                LapRecord::ran(name, program::verdict(circuit, &run.stop, &run.found))
+                LapRecord::ran(name, &program::verdict(circuit, &run.stop, &run.found))
             }
-        };
-        self.laps.insert((pilot, owner), lap.clone());
-        Ok(lap)
-    }
-
-    fn play(&mut self, members: &[EntrantId]) -> anyhow::Result<PoolResults> {
-        let mut laps = Vec::with_capacity(members.len());
-        for &pilot in members {
-            let mut row = Vec::with_capacity(members.len());
-            for &owner in members {
-                row.push(self.lap(pilot, owner)?.outcome());
-            }
-            laps.push(row);
-        }
-        let estimates = members
-            .iter()
-            .map(|&m| self.plan.entrants[m].estimate)
-            .collect();
-        Ok(PoolResults { laps, estimates })
+        })
     }
 }
 
@@ -276,17 +189,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    let mut contest = Contest {
+    let entries = plan
+        .entrants
+        .iter()
+        .map(|e| Entry {
+            name: e.name.clone(),
+            circuit: e.circuit_name.clone(),
+            estimate: e.estimate,
+        })
+        .collect();
+    let mut contest = Contest::new(entries)?;
+    let runner = Runner {
         plan,
         circuits,
         circuit_files,
         programs,
         confine,
-        laps: HashMap::new(),
     };
-    let entrants = contest.plan.entrants.len();
-    let report = pools::run_contest(entrants, |_, _, members| contest.play(members))?;
-    let json = ContestJson::new(&contest, &report);
+    // The engine says which laps each round still needs; a lap is run once.
+    let json = loop {
+        let progress = contest.progress();
+        if progress.current.is_none() {
+            break contest
+                .report()
+                .context("internal error: a finished contest has a report")?;
+        }
+        for key in progress.needed {
+            let lap = runner.lap(key)?;
+            contest.record(key, lap);
+        }
+    };
     if args.json {
         outln!("{}", serde_json::to_string(&json)?)?;
     } else {
@@ -301,136 +233,6 @@ fn can_confine() -> Result<(), String> {
     return confine::available();
     #[cfg(not(target_os = "linux"))]
     Err("confinement needs Linux's Landlock".into())
-}
-
-#[derive(Serialize)]
-struct ContestJson {
-    rounds: Vec<RoundJson>,
-    ranking: Vec<RankJson>,
-    pilots: Vec<PilotJson>,
-}
-
-#[derive(Serialize)]
-struct RoundJson {
-    round: usize,
-    #[serde(rename = "final")]
-    is_final: bool,
-    pools: Vec<PoolJson>,
-}
-
-#[derive(Serialize)]
-struct PoolJson {
-    pool: usize,
-    circuits: Vec<String>,
-    mean_valid_time: Option<f64>,
-    standings: Vec<StandingJson>,
-}
-
-#[derive(Serialize)]
-struct StandingJson {
-    place: usize,
-    name: String,
-    points: u32,
-    circuit_points: Vec<u32>,
-    separation: pools::Separation,
-    qualified: bool,
-    laps: Vec<LapRecord>,
-}
-
-#[derive(Serialize)]
-struct RankJson {
-    place: usize,
-    name: String,
-    points: u32,
-}
-
-#[derive(Serialize)]
-struct PilotJson {
-    name: String,
-    valid: usize,
-    given: usize,
-    operational: bool,
-}
-
-impl ContestJson {
-    fn new(contest: &Contest, report: &ContestReport) -> ContestJson {
-        let name = |e: EntrantId| contest.plan.entrants[e].name.clone();
-        let last = report.rounds.len();
-        let rounds = report
-            .rounds
-            .iter()
-            .enumerate()
-            .map(|(r, pools)| RoundJson {
-                round: r + 1,
-                is_final: r + 1 == last,
-                pools: pools
-                    .iter()
-                    .enumerate()
-                    .map(|(p, pool)| PoolJson {
-                        pool: p + 1,
-                        circuits: pool
-                            .members
-                            .iter()
-                            .map(|&m| contest.plan.entrants[m].circuit_name.clone())
-                            .collect(),
-                        mean_valid_time: pool.results.mean_valid_time(),
-                        standings: pool
-                            .standings
-                            .iter()
-                            .map(|s| {
-                                let e = pool.members[s.member];
-                                StandingJson {
-                                    place: s.place,
-                                    name: name(e),
-                                    points: s.points,
-                                    circuit_points: s.circuit_points.clone(),
-                                    separation: s.separation,
-                                    qualified: pool.qualified.contains(&e),
-                                    laps: pool
-                                        .members
-                                        .iter()
-                                        .map(|&owner| contest.laps[&(e, owner)].clone())
-                                        .collect(),
-                                }
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            })
-            .collect();
-        let fin = report.final_pool();
-        let ranking = fin
-            .standings
-            .iter()
-            .map(|s| RankJson {
-                place: s.place,
-                name: name(fin.members[s.member]),
-                points: s.points,
-            })
-            .collect();
-        let pilots = (0..contest.plan.entrants.len())
-            .map(|e| {
-                let mine: Vec<&LapRecord> = contest
-                    .laps
-                    .iter()
-                    .filter(|((pilot, _), _)| *pilot == e)
-                    .map(|(_, lap)| lap)
-                    .collect();
-                let valid = mine.iter().filter(|l| l.valid).count();
-                PilotJson {
-                    name: name(e),
-                    valid,
-                    given: mine.len(),
-                    operational: pools::is_operational(valid, mine.len()),
-                }
-            })
-            .collect();
-        ContestJson {
-            rounds,
-            ranking,
-            pilots,
-        }
-    }
 }
 
 fn print_text(c: &ContestJson) -> std::io::Result<()> {

@@ -14,6 +14,7 @@ const ROUTES = [
   { hash: '#/pilots', title: 'Pilots · Quadrille', landmark: '[data-testid="pilots-page"]' },
   { hash: '#/board', title: 'Board · Quadrille', landmark: '[data-testid="board-page"]' },
   { hash: '#/league', title: 'League · Quadrille', landmark: '[data-testid="league-page"]' },
+  { hash: '#/contest', title: 'Contest · Quadrille', landmark: '[data-testid="contest-page"]' },
 ];
 
 for (const { hash, title, landmark } of ROUTES) {

@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod circuits;
+pub mod contest;
 pub mod home;
 pub mod league;
 pub mod not_found;

@@ -2,6 +2,7 @@
 //! The line is built here, from a date the caller supplies, so it is the same everywhere.
 
 use super::judge::Verdict;
+use super::program::RunVerdict;
 
 /// One log line, without its terminator: pilot, result file, verdict, moves, time, speed and
 /// date, separated by tabs (easy to read, and to split in a spreadsheet).
@@ -46,6 +47,39 @@ pub fn line(
     .join("\t")
 }
 
+/// The log line of a pilot program's run ([`super::program::verdict`]): as [`line`] for a judged
+/// lap; a program fault writes its kind (`pilot_timeout`, `bad_result at line 4`, …) where the
+/// judge writes the fault, with no time and no speed.
+pub fn run_line(
+    pilot: &str,
+    result_file: &str,
+    moves: Option<usize>,
+    verdict: &RunVerdict,
+    date: &str,
+) -> String {
+    match verdict {
+        RunVerdict::Judged(v) => line(pilot, result_file, moves, v, date),
+        RunVerdict::Program(fault) => {
+            let clean = |s: &str| s.replace(['\t', '\r', '\n'], " ");
+            let place = fault
+                .line()
+                .map(|l| format!(" at line {l}"))
+                .unwrap_or_default();
+            let moves = moves.map_or_else(|| "-".to_string(), |n| n.to_string());
+            [
+                clean(pilot),
+                clean(result_file),
+                format!("{}{place}", fault.kind()),
+                moves,
+                "-".into(),
+                "-".into(),
+                clean(date),
+            ]
+            .join("\t")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +122,24 @@ mod tests {
         assert_eq!(
             line("", "x.f1", None, &Verdict::Invalid(syntax), "d"),
             "\tx.f1\tsyntax at line 2\t-\t-\t-\td"
+        );
+    }
+
+    #[test]
+    fn program_faults_name_their_kind_and_line() {
+        use crate::racetrack::program::ProgramFault;
+        let bad = RunVerdict::Program(ProgramFault::BadResult {
+            message: "x".into(),
+            line: Some(4),
+        });
+        assert_eq!(
+            run_line("greedy", "greedy.F1", None, &bad, "d"),
+            "greedy\tgreedy.F1\tbad_result at line 4\t-\t-\t-\td"
+        );
+        let slow = RunVerdict::Program(ProgramFault::Timeout { limit_secs: 2.0 });
+        assert_eq!(
+            run_line("a", "a.F1", None, &slow, "d"),
+            "a\ta.F1\tpilot_timeout\t-\t-\t-\td"
         );
     }
 }

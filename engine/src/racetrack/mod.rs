@@ -4,12 +4,14 @@
 //! ([`conformity`], VERIFCIR), the physics ([`physics`]: motion, the referee's collision test,
 //! the finish line, the stopwatch), result files ([`f1`]) and the judge ([`mod@judge`], TESTF1, with
 //! its [`log`] line), the shipped [`samples`], then pilots, pilot programs ([`program`]: the
-//! verdict on a run) and the pools contest.
+//! verdict on a run), the pools contest's rules ([`pools`]) and its
+//! state as it runs ([`contest`]).
 
 pub mod bmp;
 pub mod circuit;
 pub mod colour;
 pub mod conformity;
+pub mod contest;
 pub mod f1;
 pub mod judge;
 pub mod log;

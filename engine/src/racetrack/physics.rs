@@ -206,10 +206,13 @@ pub fn lap_time(moves: usize, f: f64) -> f64 {
     (moves as f64 - 1.0) + f
 }
 
-/// The Euclidean length of a move, in cells.
+/// The Euclidean length of a move, in cells. `dx² + dy²` is exact (small integers) and `sqrt`
+/// is correctly rounded on every IEEE 754 platform, where `hypot` is a library function whose
+/// last bit differs between the native C library and WebAssembly's: a lap must get the same
+/// time and speed, to the bit, in the CLI and in the browser.
 pub fn move_length(from: Pos, to: Pos) -> f64 {
     let (dx, dy) = (to.x as f64 - from.x as f64, to.y as f64 - from.y as f64);
-    dx.hypot(dy)
+    (dx * dx + dy * dy).sqrt()
 }
 
 /// The distance driven in a finished lap, in metres: 10 m × (the lengths of moves 1..n−1 plus

@@ -318,6 +318,61 @@ impl ContestReport {
     }
 }
 
+/// Plays one round: `play(pool, members)` (pool 1-based) must return each pool's results;
+/// they are checked, ranked and, unless `last` (the final), the qualifiers are taken.
+pub fn play_round<E>(
+    round: usize,
+    pools: &[Vec<EntrantId>],
+    last: bool,
+    mut play: impl FnMut(usize, &[EntrantId]) -> Result<PoolResults, E>,
+) -> Result<Vec<PlayedPool>, E>
+where
+    E: From<ContestError>,
+{
+    let mut played = Vec::with_capacity(pools.len());
+    for (p, members) in pools.iter().enumerate() {
+        let results = play(p + 1, members)?;
+        let n = members.len();
+        if results.laps.len() != n
+            || results.laps.iter().any(|row| row.len() != n)
+            || results.estimates.len() != n
+        {
+            return Err(ContestError::BadResults {
+                round,
+                pool: p + 1,
+                what: format!("expected a {n} × {n} table and {n} estimates"),
+            }
+            .into());
+        }
+        let standings = rank_pool(&results);
+        let qualified = if last {
+            Vec::new()
+        } else {
+            standings
+                .iter()
+                .take(qualifiers(n))
+                .map(|s| members[s.member])
+                .collect()
+        };
+        played.push(PlayedPool {
+            members: members.clone(),
+            results,
+            standings,
+            qualified,
+        });
+    }
+    Ok(played)
+}
+
+/// The pools of the round after `played` (a round's pools, in order): its qualifiers dealt in a
+/// zig-zag, each pool's members in submission order (which orders ties).
+pub fn next_round(played: &[PlayedPool]) -> Vec<Vec<EntrantId>> {
+    let next: Vec<EntrantId> = played.iter().flat_map(|p| p.qualified.clone()).collect();
+    let mut pools = zigzag_round(&next);
+    pools.iter_mut().for_each(|p| p.sort_unstable());
+    pools
+}
+
 /// Runs a contest of `entrants` entrants: `play(round, pool, members)` (round and pool 1-based)
 /// must return the pool's results; rounds go on until one with a single pool (the final).
 pub fn run_contest<E>(
@@ -335,45 +390,13 @@ where
     loop {
         let round = rounds.len() + 1;
         let last = pools.len() == 1;
-        let mut played = Vec::with_capacity(pools.len());
-        for (p, members) in pools.iter().enumerate() {
-            let results = play(round, p + 1, members)?;
-            let n = members.len();
-            if results.laps.len() != n
-                || results.laps.iter().any(|row| row.len() != n)
-                || results.estimates.len() != n
-            {
-                return Err(ContestError::BadResults {
-                    round,
-                    pool: p + 1,
-                    what: format!("expected a {n} × {n} table and {n} estimates"),
-                }
-                .into());
-            }
-            let standings = rank_pool(&results);
-            let qualified = if last {
-                Vec::new()
-            } else {
-                standings
-                    .iter()
-                    .take(qualifiers(n))
-                    .map(|s| members[s.member])
-                    .collect()
-            };
-            played.push(PlayedPool {
-                members: members.clone(),
-                results,
-                standings,
-                qualified,
-            });
-        }
-        let next: Vec<EntrantId> = played.iter().flat_map(|p| p.qualified.clone()).collect();
+        let played = play_round(round, &pools, last, |pool, members| {
+            play(round, pool, members)
+        })?;
+        pools = next_round(&played);
         rounds.push(played);
         if last {
             return Ok(ContestReport { rounds });
         }
-        pools = zigzag_round(&next);
-        // Within a pool, members (and so ties) go in order of submission.
-        pools.iter_mut().for_each(|p| p.sort_unstable());
     }
 }

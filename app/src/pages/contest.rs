@@ -1,0 +1,609 @@
+//! `#/contest`: the Racetrack pools contest (spec §8) in the page. Entrants are a name, a pilot
+//! (a WASI program or a built-in pilot), a circuit and an estimate; the session
+//! ([`contest::session`]) decides which laps run, pilots run in parallel workers (one slot per
+//! core), and the rounds, standings and report are the engine's, as for `quadrille contest`.
+//! The plan and the laps so far are kept in IndexedDB: a reload resumes the contest (runs that
+//! were going start again).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use engine::racetrack::contest::LapKey;
+use engine::racetrack::pilot::Pilot;
+use engine::racetrack::samples;
+use gloo_timers::callback::Interval;
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::browser_file::{self, download_text};
+use crate::canvas::{Surface, annotate, use_viewport};
+use crate::contest::runner::Runners;
+use crate::contest::session::{
+    CircuitFile, Effect, Entrant, Limits, PilotChoice, Plan, RunOutput, Session, StoredLap,
+    add_entrant,
+};
+use crate::contest::storage;
+use crate::contest::view::{Rounds, Tables, tables};
+use crate::lab::draw::{self, Scene};
+use crate::lab::lap::JudgedLap;
+use crate::zoom::{Stage, View};
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The current UTC date and time, `2026-11-29 22:30:00`, for the log.
+fn date() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    iso.get(..19).unwrap_or(&iso).replace('T', " ")
+}
+
+/// How many pilots run at once: one per core the browser reports, at least one.
+fn slots() -> usize {
+    let cores = web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .unwrap_or(2.0) as usize;
+    cores.clamp(1, 16)
+}
+
+/// A contest running (or run) on this page.
+struct Run {
+    session: Session,
+    runners: Runners,
+    fingerprint: String,
+}
+
+type Shared = Rc<RefCell<Option<Run>>>;
+
+/// What the form holds, as typed.
+#[derive(Clone, PartialEq, Default)]
+struct Form {
+    entrants: Vec<Entrant>,
+    time: String,
+    memory: String,
+    seed: String,
+}
+
+impl Form {
+    fn new() -> Form {
+        let limits = Limits::default();
+        Form {
+            entrants: Vec::new(),
+            time: limits.time_secs.to_string(),
+            memory: limits.memory_mib.to_string(),
+            seed: "0".into(),
+        }
+    }
+
+    fn of(plan: &Plan) -> Form {
+        Form {
+            entrants: plan.entrants.clone(),
+            time: plan.limits.time_secs.to_string(),
+            memory: plan.limits.memory_mib.to_string(),
+            seed: plan.seed.to_string(),
+        }
+    }
+
+    fn plan(&self) -> Result<Plan, String> {
+        let number = |text: &str, what: &str| {
+            text.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("the {what} limit {text:?} is not a number"))
+        };
+        Ok(Plan {
+            entrants: self.entrants.clone(),
+            limits: Limits {
+                time_secs: number(&self.time, "time")?,
+                memory_mib: number(&self.memory, "memory")?,
+            },
+            seed: self
+                .seed
+                .trim()
+                .parse()
+                .map_err(|_| format!("the seed {:?} is not a whole number", self.seed))?,
+        })
+    }
+}
+
+/// Does what the session asks: starts runs, keeps laps.
+fn apply(run: &Shared, effects: Vec<Effect>, update: &Callback<()>) {
+    let mut guard = run.borrow_mut();
+    let Some(r) = guard.as_mut() else { return };
+    for effect in effects {
+        match effect {
+            Effect::Start(start) => r.runners.start(start),
+            Effect::Save(lap) => {
+                let fingerprint = r.fingerprint.clone();
+                spawn_local(async move {
+                    storage::save_lap(fingerprint, lap).await;
+                });
+            }
+            Effect::Done => {}
+        }
+    }
+    drop(guard);
+    update.emit(());
+}
+
+fn finished(run: &Shared, key: LapKey, output: RunOutput, update: &Callback<()>) {
+    let effects = {
+        let mut guard = run.borrow_mut();
+        let Some(r) = guard.as_mut() else { return };
+        r.session.finished(key, output, &date(), now_ms())
+    };
+    apply(run, effects, update);
+}
+
+/// Starts (or resumes, with the laps kept) a contest of `plan`.
+fn start(
+    run: &Shared,
+    plan: Plan,
+    laps: Vec<StoredLap>,
+    update: &Callback<()>,
+) -> Result<(), String> {
+    let slots = slots();
+    let fingerprint = plan.fingerprint();
+    let session = Session::new(plan, slots, laps).map_err(|e| e.to_string())?;
+    let done = {
+        let (run, update) = (run.clone(), update.clone());
+        // Answers are handled on their own task: a host may answer while the page is busy.
+        Callback::from(move |(key, output): (LapKey, RunOutput)| {
+            let (run, update) = (run.clone(), update.clone());
+            spawn_local(async move { finished(&run, key, output, &update) });
+        })
+    };
+    // The old run's workers stop when dropped.
+    *run.borrow_mut() = Some(Run {
+        session,
+        runners: Runners::new(slots, done),
+        fingerprint,
+    });
+    let effects = run
+        .borrow_mut()
+        .as_mut()
+        .map(|r| r.session.start(now_ms()))
+        .unwrap_or_default();
+    apply(run, effects, update);
+    Ok(())
+}
+
+/// The replay: which entrant's circuit, the step shown, and whether it plays.
+#[derive(Clone, Copy, PartialEq)]
+struct ReplayState {
+    owner: usize,
+    step: usize,
+    playing: bool,
+}
+
+#[function_component]
+pub fn Contest() -> Html {
+    let form = use_state(Form::new);
+    let error = use_state(|| None::<String>);
+    let run: Shared = use_mut_ref(|| None);
+    // Kept in a cell: the replay's clock advances it between renders.
+    let replay = use_mut_ref(|| ReplayState {
+        owner: 0,
+        step: usize::MAX,
+        playing: false,
+    });
+    let playing = replay.borrow().playing;
+    let canvas = use_node_ref();
+    let viewport = use_viewport();
+    let force = use_force_update();
+    let update = Callback::from(move |()| force.force_update());
+    {
+        // The contest kept by the last visit comes back, and goes on if it was running.
+        let (form, run, update, error) = (form.clone(), run.clone(), update.clone(), error.clone());
+        use_effect_with((), move |()| {
+            {
+                let run = run.clone();
+                spawn_local(async move {
+                    if let Some((plan, running, laps)) = storage::load().await {
+                        form.set(Form::of(&plan));
+                        if running && let Err(e) = start(&run, plan, laps, &update) {
+                            error.set(Some(e));
+                        }
+                    }
+                });
+            }
+            // Leaving the page stops the pilots (the contest resumes on the next visit).
+            move || drop(run.borrow_mut().take())
+        });
+    }
+    {
+        // The replay's clock.
+        let (replay, update) = (replay.clone(), update.clone());
+        use_effect_with(playing, move |&playing| {
+            let interval = playing.then(|| {
+                Interval::new(100, move || {
+                    {
+                        let mut r = replay.borrow_mut();
+                        r.step = r.step.saturating_add(1);
+                    }
+                    update.emit(());
+                })
+            });
+            move || drop(interval)
+        });
+    }
+    let on_pilots = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let files = input
+                .files()
+                .map(|l| browser_file::list(&l))
+                .unwrap_or_default();
+            input.set_value("");
+            let form = form.clone();
+            spawn_local(async move {
+                let mut next = (*form).clone();
+                for file in files {
+                    let name = file.name();
+                    if let Ok(bytes) = browser_file::read(file).await {
+                        add_entrant(
+                            &mut next.entrants,
+                            PilotChoice::Wasm {
+                                file: name,
+                                bytes: Rc::new(bytes),
+                            },
+                        );
+                    }
+                }
+                form.set(next);
+            });
+        })
+    };
+    let add_builtin = |pilot: Pilot| {
+        let form = form.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*form).clone();
+            add_entrant(&mut next.entrants, PilotChoice::Builtin(pilot));
+            form.set(next);
+        })
+    };
+    let edit_entrant = {
+        let form = form.clone();
+        Callback::from(move |(k, change): (usize, EntrantChange)| {
+            let mut next = (*form).clone();
+            match change {
+                EntrantChange::Remove if k < next.entrants.len() => {
+                    next.entrants.remove(k);
+                }
+                EntrantChange::Remove => {}
+                EntrantChange::Name(name) => {
+                    if let Some(e) = next.entrants.get_mut(k) {
+                        e.name = name;
+                    }
+                }
+                EntrantChange::Estimate(text) => {
+                    if let Some(e) = next.entrants.get_mut(k) {
+                        e.estimate = text.trim().parse().ok().filter(|v: &f64| v.is_finite());
+                    }
+                }
+                EntrantChange::Circuit(c) => {
+                    if let Some(e) = next.entrants.get_mut(k) {
+                        e.circuit = c;
+                    }
+                }
+            }
+            form.set(next);
+        })
+    };
+    let edit = |change: fn(&mut Form, String)| {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlInputElement>().value();
+            let mut next = (*form).clone();
+            change(&mut next, value);
+            form.set(next);
+        })
+    };
+    let on_clear = {
+        let form = form.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*form).clone();
+            next.entrants.clear();
+            form.set(next);
+        })
+    };
+    let on_run = {
+        let (form, run, update, error) = (form.clone(), run.clone(), update.clone(), error.clone());
+        Callback::from(move |_: MouseEvent| {
+            let plan = match form.plan().and_then(|p| {
+                p.check().map_err(|e| e.to_string())?;
+                Ok(p)
+            }) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    error.set(Some(e));
+                    return;
+                }
+            };
+            error.set(None);
+            // The old contest stops now; the new one starts once its plan is kept.
+            drop(run.borrow_mut().take());
+            let (run, update, error) = (run.clone(), update.clone(), error.clone());
+            spawn_local(async move {
+                storage::save_plan(&plan, true, false).await;
+                if let Err(e) = start(&run, plan, Vec::new(), &update) {
+                    error.set(Some(e));
+                }
+            });
+        })
+    };
+
+    let guard = run.borrow();
+    let results = guard.as_ref().map(|r| {
+        let progress = r.session.progress();
+        let done = progress.current.is_none();
+        let export = |text: String, name: &'static str| {
+            Callback::from(move |_: MouseEvent| download_text(&text, name))
+        };
+        let json = r.session.report_json();
+        let circuits: Vec<String> = r
+            .session
+            .plan()
+            .entrants
+            .iter()
+            .map(|e| e.circuit.name.clone())
+            .collect();
+        let choose = {
+            let (replay, update) = (replay.clone(), update.clone());
+            Callback::from(move |e: Event| {
+                let owner = e
+                    .target_unchecked_into::<HtmlSelectElement>()
+                    .value()
+                    .parse()
+                    .unwrap_or(0);
+                *replay.borrow_mut() = ReplayState {
+                    owner,
+                    step: usize::MAX,
+                    playing: false,
+                };
+                update.emit(());
+            })
+        };
+        let toggle = {
+            let (replay, update) = (replay.clone(), update.clone());
+            Callback::from(move |_: MouseEvent| {
+                {
+                    let mut r = replay.borrow_mut();
+                    if !r.playing {
+                        r.step = 0;
+                    }
+                    r.playing = !r.playing;
+                }
+                update.emit(());
+            })
+        };
+        let shown = *replay.borrow();
+        html! {
+            <section class="contest-run">
+                <Rounds rounds={progress.rounds()} {done}
+                        seconds={r.session.elapsed_s(now_ms())}
+                        running={r.session.running().count()} />
+                <div class="contest-actions">
+                    if let Some(json) = json {
+                        <button type="button" class="chip" data-testid="contest-export-json"
+                                onclick={export(json, "contest.json")}>
+                            { "Download the results (JSON)" }</button>
+                    }
+                    <button type="button" class="chip" data-testid="contest-export-log"
+                            onclick={export(r.session.log(), "contest.log")}>
+                        { "Download the log" }</button>
+                    <button type="button" class="chip" data-testid="contest-export-plan"
+                            onclick={export(r.session.plan().to_string(), "contest.toml")}>
+                        { "Download the plan (for quadrille contest)" }</button>
+                </div>
+                <section class="contest-replay">
+                    <h2>{ "Race replay" }</h2>
+                    <label>{ "Circuit " }
+                        <select data-testid="contest-replay-circuit" onchange={choose}>
+                            { for circuits.iter().enumerate().map(|(i, c)| html! {
+                                <option value={i.to_string()} selected={i == shown.owner}>
+                                    { c }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <button type="button" class="chip" data-testid="contest-replay-play"
+                            onclick={toggle}>
+                        { if shown.playing { "Pause" } else { "Play" } }</button>
+                    <canvas ref={canvas.clone()} class="contest-canvas"
+                            data-testid="contest-replay" />
+                </section>
+                <Tables ..tables(r.session.contest(), &progress) />
+            </section>
+        }
+    });
+    {
+        // Draw the replay after every render.
+        let (canvas, run, replay, update) =
+            (canvas.clone(), run.clone(), replay.clone(), update.clone());
+        use_effect(move || {
+            if draw_replay(&canvas, &run, &mut replay.borrow_mut()) {
+                update.emit(());
+            }
+        });
+    }
+    let _ = viewport;
+    html! {
+        <div class="page contest" data-testid="contest-page">
+            <h1>{ "Racetrack contest" }</h1>
+            <p class="lead">{ "Every pilot drives every circuit of its pool; half of each pool \
+                qualifies, until a final pool of at most eleven (spec §8). Rounds, points and \
+                tie-breaks are the CLI's: the same plan gives the same results as \
+                `quadrille contest`." }</p>
+            <section class="contest-form">
+                <label class="button">{ "Add pilot programs (.wasm) " }
+                    <input type="file" accept=".wasm" multiple=true data-testid="contest-pilots"
+                           onchange={on_pilots} /></label>
+                <button type="button" class="button" data-testid="contest-add-demo"
+                        onclick={add_builtin(Pilot::Demo)}>{ "Add the demo pilot" }</button>
+                <button type="button" class="button" data-testid="contest-add-optimal"
+                        onclick={add_builtin(Pilot::Optimal)}>{ "Add the optimal pilot" }</button>
+                <button type="button" class="chip" data-testid="contest-clear"
+                        onclick={on_clear}>{ "Remove every entrant" }</button>
+                <ol class="contest-entrants">
+                    { for form.entrants.iter().enumerate().map(|(k, e)| html! {
+                        <EntrantRow key={format!("{k}:{}", e.name)} index={k} entrant={e.clone()}
+                                    edit={edit_entrant.clone()} />
+                    }) }
+                </ol>
+                <label>{ "Time limit (s) " }
+                    <input data-testid="contest-time" value={form.time.clone()}
+                           onchange={edit(|f, v| f.time = v)} /></label>
+                <label>{ "Memory limit (MiB) " }
+                    <input data-testid="contest-memory" value={form.memory.clone()}
+                           onchange={edit(|f, v| f.memory = v)} /></label>
+                <label>{ "Seed " }
+                    <input data-testid="contest-seed" value={form.seed.clone()}
+                           onchange={edit(|f, v| f.seed = v)} /></label>
+                <button type="button" class="button" data-testid="contest-run" onclick={on_run}>
+                    { "Run the contest" }</button>
+                if let Some(e) = &*error {
+                    <p class="error" role="alert" data-testid="contest-error">{ e }</p>
+                }
+            </section>
+            { results.unwrap_or_default() }
+        </div>
+    }
+}
+
+/// Paints every known lap on the chosen circuit, at the replay's step; `true` when the replay
+/// reached its end and stopped (the page must show it).
+fn draw_replay(canvas: &NodeRef, run: &Shared, replay: &mut ReplayState) -> bool {
+    let guard = run.borrow();
+    let Some(r) = guard.as_ref() else {
+        return false;
+    };
+    let Some(circuit) = r.session.circuit(replay.owner) else {
+        return false;
+    };
+    let Some((element, surface)) = Surface::prepare_node(canvas) else {
+        return false;
+    };
+    let laps: Vec<(usize, JudgedLap)> = r.session.laps_on(replay.owner);
+    let last = laps
+        .iter()
+        .map(|(_, l)| l.positions.len().saturating_sub(1))
+        .max()
+        .unwrap_or(0);
+    let step = replay.step.min(last);
+    let stopped = replay.playing && step >= last;
+    if stopped {
+        replay.playing = false;
+    }
+    let stage = Stage {
+        width: surface.width,
+        height: surface.height,
+        ratio: surface.ratio,
+        cols: 150,
+        rows: 100,
+        closest: 64.0,
+        farthest: 1.0,
+    };
+    let view = View::fit(stage);
+    let scene = Scene {
+        circuit,
+        laps: laps.iter().map(|(pilot, lap)| (*pilot, lap)).collect(),
+        step,
+        focus: None,
+    };
+    draw::paint(&surface, &scene, view, surface.ratio);
+    annotate(
+        &element,
+        "circuit",
+        &r.session.plan().entrants[replay.owner].circuit.name,
+    );
+    annotate(&element, "laps", laps.len());
+    annotate(&element, "step", step);
+    stopped
+}
+
+/// A change to one entrant of the form.
+enum EntrantChange {
+    Remove,
+    Name(String),
+    Estimate(String),
+    Circuit(CircuitFile),
+}
+
+#[derive(Properties, PartialEq)]
+struct EntrantProps {
+    index: usize,
+    entrant: Entrant,
+    edit: Callback<(usize, EntrantChange)>,
+}
+
+#[function_component]
+fn EntrantRow(p: &EntrantProps) -> Html {
+    let k = p.index;
+    let e = &p.entrant;
+    let send = |make: fn(String) -> EntrantChange| {
+        let edit = p.edit.clone();
+        Callback::from(move |ev: Event| {
+            edit.emit((
+                k,
+                make(ev.target_unchecked_into::<HtmlInputElement>().value()),
+            ))
+        })
+    };
+    let pick_sample = {
+        let edit = p.edit.clone();
+        Callback::from(move |ev: Event| {
+            let name = ev.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Some(c) = CircuitFile::sample(&name, format!("{name}.cir")) {
+                edit.emit((k, EntrantChange::Circuit(c)));
+            }
+        })
+    };
+    let pick_file = {
+        let edit = p.edit.clone();
+        Callback::from(move |ev: Event| {
+            let input: HtmlInputElement = ev.target_unchecked_into();
+            let Some(file) = input.files().and_then(|l| l.get(0)) else {
+                return;
+            };
+            let edit = edit.clone();
+            spawn_local(async move {
+                let name = file.name();
+                if let Ok(bytes) = browser_file::read(file).await {
+                    edit.emit((
+                        k,
+                        EntrantChange::Circuit(CircuitFile {
+                            name,
+                            bytes: Rc::new(bytes),
+                        }),
+                    ));
+                }
+            });
+        })
+    };
+    let remove = {
+        let edit = p.edit.clone();
+        Callback::from(move |_: MouseEvent| edit.emit((k, EntrantChange::Remove)))
+    };
+    html! {
+        <li data-testid="contest-entrant" data-name={e.name.clone()}
+            data-circuit={e.circuit.name.clone()}>
+            <input aria-label="Name" value={e.name.clone()} onchange={send(EntrantChange::Name)} />
+            <span class="contest-pilot">{ e.pilot.label() }</span>
+            <select aria-label="Circuit" onchange={pick_sample}>
+                <option selected=true>{ e.circuit.name.clone() }</option>
+                { for samples::SAMPLES.iter().filter(|s| s.conforming).map(|s| html! {
+                    <option value={s.name}>{ format!("sample {}", s.name) }</option>
+                }) }
+            </select>
+            <label class="chip">{ "Circuit file " }
+                <input type="file" accept=".cir" onchange={pick_file} /></label>
+            <input aria-label="Estimate (s)" placeholder="estimate (s)" inputmode="decimal"
+                   data-testid="contest-estimate"
+                   value={e.estimate.map(|v| v.to_string()).unwrap_or_default()}
+                   onchange={send(EntrantChange::Estimate)} />
+            <button type="button" class="chip" data-testid="contest-remove" onclick={remove}>
+                { "Remove" }</button>
+        </li>
+    }
+}
