@@ -75,7 +75,8 @@ impl Table {
                             key * 2 + k as u64,
                             *level,
                             start.seeds[k],
-                        )) as Box<dyn Player>),
+                        ))
+                            as Box<dyn Player>),
                         kind => match roster.board(kind, start.turn_ms, forfeit.clone()) {
                             Some(board) => board.map(|b| Box::new(b) as Box<dyn Player>),
                             None => roster.bot_player(kind, start.seeds[k], start.turn_ms, forfeit),

@@ -11,16 +11,13 @@
 //! // Keep `handle` while the run matters: dropping it terminates the worker.
 //! ```
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use engine::racetrack::Circuit;
 use engine::racetrack::program::{
     self, DEFAULT_MEMORY_LIMIT_MIB, DEFAULT_TIME_LIMIT_SECS, Found, RunVerdict, Stop,
 };
 use yew::Callback;
 
-use super::protocol::{Ended, Ending, Job, Mode, Report};
+use super::protocol::{Ended, Ending, Job, Mode};
 
 /// How a pilot may use the machine (the contest's defaults: 120 s, 10 MiB).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -256,7 +256,10 @@ impl World {
         self.log_dropped += (bytes.len() - keep) as u64;
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per parameter of the WASI call it implements"
+    )]
     fn fd_write(
         &mut self,
         m: &mut dyn Memory,
@@ -309,7 +312,10 @@ impl World {
         put(m, out, &(data.len() as u32).to_le_bytes())
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per parameter of the WASI call it implements"
+    )]
     fn fd_read(
         &mut self,
         m: &mut dyn Memory,
@@ -542,7 +548,10 @@ impl World {
         Ok(fd)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per parameter of the WASI call it implements"
+    )]
     fn path_open(
         &mut self,
         m: &mut dyn Memory,
@@ -637,7 +646,10 @@ impl World {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per parameter of the WASI call it implements"
+    )]
     fn path_rename(
         &mut self,
         m: &mut dyn Memory,
