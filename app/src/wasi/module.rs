@@ -310,7 +310,7 @@ fn guard_growth(bytes: &[u8], imported_funcs: u32, types: u32) -> Result<Vec<u8>
     Ok(module.finish())
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

@@ -17,6 +17,11 @@ use engine::racetrack::program::{
 };
 use yew::Callback;
 
+#[cfg(target_arch = "wasm32")]
+use std::{cell::RefCell, rc::Rc};
+
+#[cfg(target_arch = "wasm32")]
+use super::protocol::Report;
 use super::protocol::{Ended, Ending, Job, Mode};
 
 /// How a pilot may use the machine (the contest's defaults: 120 s, 10 MiB).
