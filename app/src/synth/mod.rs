@@ -1,5 +1,5 @@
 //! Verilog synthesized in the browser: the user picks `.v` files (and names the top module),
-//! yosys runs in a worker ([`worker`]) with the project's netlist flow
+//! yosys runs in a worker (`worker`) with the project's netlist flow
 //! ([`hdl_sim::flow::VerilogFlow`], the same passes as `hdl/netlist.sh`), and the netlist it
 //! writes goes to the emulated board exactly as an uploaded one would. yosys is loaded only when
 //! first needed; while it runs, and when it fails, the board that was running keeps running.

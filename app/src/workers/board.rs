@@ -251,7 +251,7 @@ impl Bench {
 
     /// Runs at most `cycles` cycles while there is running to do; returns the bytes sent.
     ///
-    /// The board runs in chunks of [`CHUNK`] cycles from here, and whether to go on is decided
+    /// The board runs in chunks of `CHUNK` cycles from here, and whether to go on is decided
     /// between chunks (a turn ends at the end of the chunk in which its line feed came out).
     /// The compiled back end runs many chunks in one call but stops at the same cycle as the
     /// interpreter, so the board plays the same game on either.

@@ -47,7 +47,7 @@ pub fn line(
     .join("\t")
 }
 
-/// The log line of a pilot program's run ([`super::program::verdict`]): as [`line`] for a judged
+/// The log line of a pilot program's run ([`super::program::verdict`]): as [`line()`] for a judged
 /// lap; a program fault writes its kind (`pilot_timeout`, `bad_result at line 4`, …) where the
 /// judge writes the fault, with no time and no speed.
 pub fn run_line(

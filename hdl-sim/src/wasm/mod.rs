@@ -3,7 +3,7 @@
 //!
 //! [`module`] emits it (pure Rust, so the same bytes can be built natively and in the
 //! browser); a host instantiates it. Natively that host is wasmtime ([`Compiled`], behind the
-//! `compiled` feature); in the browser it is the page's own `WebAssembly` API ([`BrowserHost`],
+//! `compiled` feature); in the browser it is the page's own `WebAssembly` API (`BrowserHost`,
 //! behind the `browser` feature, wasm32 only: the board worker's). Both follow the same
 //! protocol, and share the loop that runs a design beside its UART transactors.
 //!
