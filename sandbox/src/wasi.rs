@@ -21,8 +21,6 @@ use wasmtime::{
 use wasmtime_wasi::I32Exit;
 use wasmtime_wasi::p1::WasiP1Ctx;
 
-use engine::racetrack::program::MAX_OPEN_FILES;
-
 use crate::random::SeededRandom;
 
 /// How often the engine's epoch advances: the granularity of the time limit.
@@ -67,8 +65,6 @@ pub(crate) struct State {
     ticks: u64,
     /// Called every few ticks while the program runs; `Err` stops it for breaking a rule.
     watch: Option<Watch>,
-    /// Files the program holds open (opened by `path_open`, not yet closed).
-    open_files: usize,
 }
 
 /// A check of the program's surroundings while it runs (e.g. its directory's allowance).
@@ -292,7 +288,6 @@ impl Sandbox {
                 time: limits.time,
                 ticks: 0,
                 watch,
-                open_files: 0,
             },
         );
         store.limiter(|s| &mut s.memory);
@@ -320,10 +315,7 @@ impl Sandbox {
         };
         let result = runtime.block_on(async {
             let call = async {
-                let linker = self.with_file_limit(&mut store)?;
-                let instance = linker
-                    .instantiate_async(&mut store, program.pre.module())
-                    .await?;
+                let instance = program.pre.instantiate_async(&mut store).await?;
                 let start = instance.get_typed_func::<(), ()>(&mut store, "_start")?;
                 start.call_async(&mut store, ()).await
             };
@@ -336,66 +328,6 @@ impl Sandbox {
         }
     }
 }
-
-impl Sandbox {
-    /// The linker for one run: WASI's `path_open` and `fd_close` wrapped so that the program
-    /// holds at most [`MAX_OPEN_FILES`] files open at once (a further `path_open` fails with
-    /// `EMFILE`, as in the browser host), so that no program makes its host keep descriptors
-    /// without bound.
-    fn with_file_limit(&self, store: &mut Store<State>) -> wasmtime::Result<Linker<State>> {
-        type OpenArgs = (i32, i32, i32, i32, i32, i64, i64, i32, i32);
-        let mut linker = self.linker.clone();
-        let open = self
-            .linker
-            .get(&mut *store, WASI_MODULE, "path_open")?
-            .into_func()
-            .ok_or_else(|| wasmtime::Error::msg("WASI has no path_open"))?
-            .typed::<OpenArgs, i32>(&*store)?;
-        let close = self
-            .linker
-            .get(&mut *store, WASI_MODULE, "fd_close")?
-            .into_func()
-            .ok_or_else(|| wasmtime::Error::msg("WASI has no fd_close"))?
-            .typed::<i32, i32>(&*store)?;
-        linker.func_wrap_async(
-            WASI_MODULE,
-            "path_open",
-            move |mut caller: Caller<'_, State>, args: OpenArgs| {
-                let open = open.clone();
-                Box::new(async move {
-                    if caller.data().open_files >= MAX_OPEN_FILES {
-                        return Ok(ERRNO_MFILE);
-                    }
-                    let errno = open.call_async(&mut caller, args).await?;
-                    if errno == 0 {
-                        caller.data_mut().open_files += 1;
-                    }
-                    Ok(errno)
-                })
-            },
-        )?;
-        linker.func_wrap_async(
-            WASI_MODULE,
-            "fd_close",
-            move |mut caller: Caller<'_, State>, (fd,): (i32,)| {
-                let close = close.clone();
-                Box::new(async move {
-                    let errno = close.call_async(&mut caller, fd).await?;
-                    // The standard streams and the directory were not opened by the program.
-                    if errno == 0 && fd > 3 {
-                        let state = caller.data_mut();
-                        state.open_files = state.open_files.saturating_sub(1);
-                    }
-                    Ok(errno)
-                })
-            },
-        )?;
-        Ok(linker)
-    }
-}
-
-/// WASI's `EMFILE`: too many open files.
-const ERRNO_MFILE: i32 = 33;
 
 /// WASI preview 1's `random_get(buf, len) -> errno`.
 fn random_get(mut caller: Caller<'_, State>, buf: i32, len: i32) -> i32 {
