@@ -25,6 +25,7 @@ mod clipboard;
 mod clock;
 mod draw;
 mod icon;
+mod names;
 mod pages;
 mod shell;
 
