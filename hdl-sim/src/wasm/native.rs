@@ -210,13 +210,7 @@ impl Compiled {
         until_byte: bool,
         byte: impl FnMut(StampedByte),
     ) -> Result<u64, CompiledError> {
-        if max == 0 {
-            return Ok(0);
-        }
-        self.load(sim)?;
-        let result = uart_link::run_uart(self, sim, link, max, until_byte, byte);
-        self.store(sim);
-        result
+        uart_link::run_uart_stored(self, sim, link, max, until_byte, byte)
     }
 
     /// Copies the loaded state back into `sim` and counts the cycles run since
@@ -245,6 +239,14 @@ impl Loaded for Compiled {
 
     fn get_loaded(&self, probe: &Probe) -> u64 {
         Compiled::get_loaded(self, probe)
+    }
+
+    fn load(&mut self, sim: &Simulator) -> Result<(), CompiledError> {
+        Compiled::load(self, sim)
+    }
+
+    fn store(&mut self, sim: &mut Simulator) {
+        Compiled::store(self, sim);
     }
 }
 
