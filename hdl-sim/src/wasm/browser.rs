@@ -10,7 +10,7 @@ use js_sys::{BigUint64Array, Function, Object, Reflect, Uint8Array, WebAssembly}
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::uart_link::{Loaded, UartLink, run_uart_stored};
-use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value};
+use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value, state_shape};
 use crate::sim::{InputPin, Probe};
 use crate::{Simulator, StampedByte};
 
@@ -203,11 +203,4 @@ impl Loaded for BrowserHost {
     fn store(&mut self, sim: &mut Simulator) {
         BrowserHost::store(self, sim);
     }
-}
-
-fn state_shape(sim: &Simulator) -> Vec<usize> {
-    let (_, arena, mems) = sim.compiled_parts();
-    std::iter::once(arena.len())
-        .chain(mems.iter().map(Vec::len))
-        .collect()
 }

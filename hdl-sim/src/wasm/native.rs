@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
 use super::uart_link::{self, Loaded, UartLink};
-use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value};
+use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value, state_shape};
 use crate::sim::{InputPin, Probe};
 use crate::{Simulator, StampedByte};
 
@@ -248,13 +248,6 @@ impl Loaded for Compiled {
     fn store(&mut self, sim: &mut Simulator) {
         Compiled::store(self, sim);
     }
-}
-
-fn state_shape(sim: &Simulator) -> Vec<usize> {
-    let (_, arena, mems) = sim.compiled_parts();
-    std::iter::once(arena.len())
-        .chain(mems.iter().map(Vec::len))
-        .collect()
 }
 
 fn put(data: &mut [u8], at: usize, words: &[u64]) {
