@@ -25,6 +25,8 @@ mod clipboard;
 mod clock;
 mod draw;
 mod icon;
+mod idb;
+mod names;
 mod pages;
 mod shell;
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { kickOffByHand } from '../lib/board.mjs';
 import { sharedBrowser } from '../lib/harness.mjs';
 import { fakeSerialScript } from '../lib/fake_serial.mjs';
 
@@ -22,14 +23,7 @@ test('the console talks to the emulated board and to a serial port; monitors dec
   }, async (page) => {
     // Board 2 is the emulated reference player: a kick-off by hand gets its first turn.
     await page.waitForSelector('[data-testid="emulator-status-blue"]:has-text("powered up")', { timeout: 180_000 });
-    await page.fill('[data-testid="console-input-blue"]', 'w\\x08\\nl\\x0a\\ncr\\n{}\\n');
-    await page.click('[data-testid="console-send-blue"]');
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="board-slot-blue"] [data-dir="rx"]')]
-        .some((r) => /^\{[0-7]+\}$/.test(r.dataset.label)),
-      null,
-      { timeout: 120_000 },
-    );
+    await kickOffByHand(page, 'blue');
     const blue = await rows(page, 'blue');
     assert.deepEqual(blue.slice(0, 4).map((r) => r[1]), ['w 8', 'l 10', 'c r', '{}']);
     assert.equal(blue[1][2], '6c 0a 0a', 'a size of 10 is one raw byte, then the line feed');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { kickOffByHand } from '../lib/board.mjs';
 import { sharedBrowser } from '../lib/harness.mjs';
 import { replay, resultOf, start } from '../lib/soccer.mjs';
 
@@ -102,14 +103,7 @@ test('a syntax error names its file and line and the running board keeps running
     console.log(`broken Verilog refused in ${seconds.toFixed(1)} s: ${text}`);
     // The reference player is still the board, and it still plays.
     assert.match(await page.textContent(emulatorStatus('blue')), /^the reference player \(hdl\/\): /);
-    await page.fill('[data-testid="console-input-blue"]', 'w\\x08\\nl\\x0a\\ncr\\n{}\\n');
-    await page.click('[data-testid="console-send-blue"]');
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="board-slot-blue"] [data-dir="rx"]')]
-        .some((r) => /^\{[0-7]+\}$/.test(r.dataset.label)),
-      null,
-      { timeout: 120_000 },
-    );
+    await kickOffByHand(page, 'blue');
 
     // A design of one's own replaces it: the echo board sends back what it gets.
     await synthesize(page, 'blue', [LOOP], '');

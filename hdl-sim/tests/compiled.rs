@@ -6,17 +6,7 @@ use std::path::Path;
 
 use hdl_sim::wasm::{Compiled, CompiledError, Options};
 use hdl_sim::{BoardConfig, BoardEmulator, Direction, Simulator};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+use testkit::Rng;
 
 /// Every port and visible wire of `sim`, whole, with the cycle count.
 fn snapshot(sim: &Simulator) -> Vec<(String, Vec<u64>)> {
@@ -67,12 +57,12 @@ fn compare_with(
             !comp.is_clock(pin)
         })
         .collect();
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut done = 0;
     while done < cycles {
         for (n, w) in &inputs {
             let words = (*w as usize).div_ceil(64).max(1);
-            let mut v: Vec<u64> = (0..words).map(|_| rng.next()).collect();
+            let mut v: Vec<u64> = (0..words).map(|_| rng.next_u64()).collect();
             for (i, word) in v.iter_mut().enumerate() {
                 let lo = i as u32 * 64;
                 if lo >= *w {
@@ -82,7 +72,7 @@ fn compare_with(
                 }
             }
             // Reset-like inputs are mostly inactive, so that the design gets somewhere.
-            if !rng.next().is_multiple_of(4)
+            if !rng.next_u64().is_multiple_of(4)
                 && (n.contains("rst") || n.contains("reset") || n == "KEY")
             {
                 continue;
@@ -91,7 +81,11 @@ fn compare_with(
             interp.set_wide(a, &v).expect("fits");
             comp.set_wide(a, &v).expect("fits");
         }
-        let n = if done < 64 { 1 } else { 1 + rng.next() % 40 };
+        let n = if done < 64 {
+            1
+        } else {
+            1 + rng.next_u64() % 40
+        };
         interp.run(n);
         compiled.run(&mut comp, n)?;
         done += n;
@@ -103,7 +97,7 @@ fn compare_with(
             );
         }
         // The interpreter continues from the compiled state as well.
-        if rng.next().is_multiple_of(8) {
+        if rng.next_u64().is_multiple_of(8) {
             comp.step();
             interp.step();
             done += 1;

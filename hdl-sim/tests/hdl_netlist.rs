@@ -7,6 +7,7 @@ mod common;
 
 use std::process::Command;
 
+use common::run_ok;
 use common::verilog::{hdl_dir, player_sources};
 
 #[test]
@@ -23,18 +24,14 @@ fn committed_netlist_matches_the_verilog() {
         .iter()
         .map(|p| format!("hdl/src/{}", p.file_name().expect("name").to_string_lossy()))
         .collect();
-    let out = Command::new("bash")
-        .current_dir(hdl.join(".."))
-        .arg("hdl/netlist.sh")
-        .arg("de2_115_top")
-        .arg(&fresh)
-        .args(&rel)
-        .output()
-        .expect("run hdl/netlist.sh");
-    assert!(
-        out.status.success(),
-        "netlist.sh failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        Command::new("bash")
+            .current_dir(hdl.join(".."))
+            .arg("hdl/netlist.sh")
+            .arg("de2_115_top")
+            .arg(&fresh)
+            .args(&rel),
+        "hdl/netlist.sh",
     );
     let fresh_json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&fresh).expect("fresh netlist")).expect("JSON");

@@ -116,16 +116,11 @@ pub fn next_circuit(entrants: &[Entrant]) -> CircuitFile {
 /// free circuit.
 pub fn add_entrant(entrants: &mut Vec<Entrant>, pilot: PilotChoice) {
     let base = pilot.stem();
-    let name = (1..)
-        .map(|k| {
-            if k == 1 {
-                base.clone()
-            } else {
-                format!("{base}-{k}")
-            }
-        })
-        .find(|n| entrants.iter().all(|e| &e.name != n))
-        .expect("some number is free");
+    let name = crate::names::first_free(
+        &base,
+        |base, k| format!("{base}-{k}"),
+        |n| entrants.iter().any(|e| e.name == n),
+    );
     let circuit = next_circuit(entrants);
     entrants.push(Entrant {
         name,

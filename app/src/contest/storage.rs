@@ -171,11 +171,11 @@ pub type Saved = (Plan, bool, Vec<StoredLap>);
 
 #[cfg(target_arch = "wasm32")]
 mod idb {
-    use js_sys::{Array, Function, Promise, Uint8Array};
-    use wasm_bindgen::closure::Closure;
+    use js_sys::{Array, Uint8Array};
     use wasm_bindgen::{JsCast, JsValue};
-    use wasm_bindgen_futures::JsFuture;
-    use web_sys::{IdbDatabase, IdbObjectStore, IdbRequest, IdbTransactionMode};
+    use web_sys::{IdbDatabase, IdbObjectStore, IdbTransactionMode};
+
+    use crate::idb::wait;
 
     const DB: &str = "quadrille-contest";
     /// The plan's parts, by key (`meta`, `wasm/<i>`, `circuit/<i>`).
@@ -183,49 +183,12 @@ mod idb {
     /// One lap per key `<pilot>/<owner>`.
     pub const LAPS: &str = "laps";
 
-    /// Waits for a request's result.
-    pub async fn wait(request: &IdbRequest) -> Result<JsValue, JsValue> {
-        let r = request.clone();
-        let promise = Promise::new(&mut |resolve: Function, reject: Function| {
-            let (ok_req, err_req) = (r.clone(), r.clone());
-            let ok = Closure::once_into_js(move || {
-                let _ = resolve.call1(&JsValue::NULL, &ok_req.result().unwrap_or_default());
-            });
-            let err = Closure::once_into_js(move || {
-                let why = err_req.error().ok().flatten().map(JsValue::from);
-                let _ = reject.call1(&JsValue::NULL, &why.unwrap_or_default());
-            });
-            r.set_onsuccess(Some(ok.unchecked_ref()));
-            r.set_onerror(Some(err.unchecked_ref()));
-        });
-        JsFuture::from(promise).await
-    }
-
     pub async fn open() -> Result<IdbDatabase, JsValue> {
-        let factory = web_sys::window()
-            .ok_or("no window")?
-            .indexed_db()?
-            .ok_or("no IndexedDB")?;
-        let request = factory.open_with_u32(DB, 1)?;
-        let r = request.clone();
-        let upgrade = Closure::once_into_js(move || {
-            if let Ok(db) = r.result() {
-                let db: IdbDatabase = db.unchecked_into();
-                let names = db.object_store_names();
-                for store in [PLAN, LAPS] {
-                    if !names.contains(store) {
-                        let _ = db.create_object_store(store);
-                    }
-                }
-            }
-        });
-        request.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
-        Ok(wait(&request).await?.unchecked_into())
+        crate::idb::open(DB, &[PLAN, LAPS]).await
     }
 
     pub fn store(db: &IdbDatabase, name: &str) -> Result<IdbObjectStore, JsValue> {
-        db.transaction_with_str_and_mode(name, IdbTransactionMode::Readwrite)?
-            .object_store(name)
+        crate::idb::store(db, name, IdbTransactionMode::Readwrite)
     }
 
     pub async fn put(db: &IdbDatabase, store_name: &str, key: &str, value: &JsValue) -> bool {

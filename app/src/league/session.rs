@@ -102,16 +102,11 @@ pub struct Entrant {
 /// the CLI does, or a file's stem), with ` #2`, ` #3`… when the name is taken.
 pub fn add_player(players: &mut Vec<Entrant>, kind: PlayerKind) {
     let base = kind.default_name();
-    let name = (1..)
-        .map(|k| {
-            if k == 1 {
-                base.clone()
-            } else {
-                format!("{base} #{k}")
-            }
-        })
-        .find(|name| players.iter().all(|p| &p.name != name))
-        .expect("some number is free");
+    let name = crate::names::first_free(
+        &base,
+        |base, k| format!("{base} #{k}"),
+        |name| players.iter().any(|p| p.name == name),
+    );
     players.push(Entrant { name, kind });
 }
 

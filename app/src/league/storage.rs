@@ -7,12 +7,12 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Promise, Uint8Array};
+use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
+use web_sys::{IdbDatabase, IdbTransactionMode};
 
 use super::session::{Entrant, Plan, PlayerKind, add_player};
+use crate::idb;
 
 /// The form as last typed: `sizes<TAB>turn_ms<TAB>seed`, then `name<TAB>spec` per player.
 pub const FORM_KEY: &str = "quadrille.league.form";
@@ -57,64 +57,30 @@ thread_local! {
     static DB: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
 }
 
-/// A promise settled by `request`'s `success` (with its result) or `error`.
-fn settled(request: &IdbRequest) -> Promise {
-    Promise::new(&mut |resolve, reject| {
-        let done = request.clone();
-        let success = Closure::once_into_js(move |_: web_sys::Event| {
-            let _ = resolve.call1(&JsValue::NULL, &done.result().unwrap_or_default());
-        });
-        let failure = Closure::once_into_js(move |_: web_sys::Event| {
-            let _ = reject.call1(&JsValue::NULL, &"IndexedDB refused".into());
-        });
-        request.set_onsuccess(Some(success.unchecked_ref()));
-        request.set_onerror(Some(failure.unchecked_ref()));
-    })
-}
-
 /// The open database (opened, and its store made, on first use).
 async fn database() -> Result<IdbDatabase, JsValue> {
     if let Some(db) = DB.with(|db| db.borrow().clone()) {
         return Ok(db);
     }
-    let factory = web_sys::window()
-        .ok_or("no window")?
-        .indexed_db()?
-        .ok_or("no IndexedDB")?;
-    let request = factory.open_with_u32(DATABASE, 1)?;
-    let upgrading = request.clone();
-    let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
-        if let Ok(result) = upgrading.result() {
-            let db: IdbDatabase = result.unchecked_into();
-            if !db.object_store_names().contains(STORE) {
-                let _ = db.create_object_store(STORE);
-            }
-        }
-    });
-    request.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
-    let db: IdbDatabase = JsFuture::from(settled(&request)).await?.unchecked_into();
+    let db = idb::open(DATABASE, &[STORE]).await?;
     DB.with(|slot| *slot.borrow_mut() = Some(db.clone()));
     Ok(db)
 }
 
 async fn get_value(key: &str) -> Result<JsValue, JsValue> {
     let db = database().await?;
-    let store = db
-        .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readonly)?
-        .object_store(STORE)?;
-    JsFuture::from(settled(&store.get(&key.into())?)).await
+    let store = idb::store(&db, STORE, IdbTransactionMode::Readonly)?;
+    idb::wait(&store.get(&key.into())?).await
 }
 
 async fn put_value(key: &str, value: Option<&JsValue>) -> Result<(), JsValue> {
     let db = database().await?;
-    let store = db
-        .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?
-        .object_store(STORE)?;
+    let store = idb::store(&db, STORE, IdbTransactionMode::Readwrite)?;
     let request = match value {
         Some(value) => store.put_with_key(value, &key.into())?,
         None => store.delete(&key.into())?,
     };
-    JsFuture::from(settled(&request)).await.map(drop)
+    idb::wait(&request).await.map(drop)
 }
 
 /// The text stored under `key` in IndexedDB, if any.

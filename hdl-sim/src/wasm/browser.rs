@@ -9,8 +9,8 @@
 use js_sys::{BigUint64Array, Function, Object, Reflect, Uint8Array, WebAssembly};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::uart_link::{Loaded, UartLink, run_uart};
-use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value};
+use super::uart_link::{Loaded, UartLink, run_uart_stored};
+use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value, state_shape};
 use crate::sim::{InputPin, Probe};
 use crate::{Simulator, StampedByte};
 
@@ -155,13 +155,7 @@ impl BrowserHost {
         until_byte: bool,
         byte: impl FnMut(StampedByte),
     ) -> Result<u64, BrowserError> {
-        if max == 0 {
-            return Ok(0);
-        }
-        self.load(sim)?;
-        let result = run_uart(self, sim, link, max, until_byte, byte);
-        self.store(sim);
-        result
+        run_uart_stored(self, sim, link, max, until_byte, byte)
     }
 }
 
@@ -201,11 +195,12 @@ impl Loaded for BrowserHost {
     fn get_loaded(&self, probe: &Probe) -> u64 {
         probe_value(probe, |w| self.words(w * 8, 1).get_index(0))
     }
-}
 
-fn state_shape(sim: &Simulator) -> Vec<usize> {
-    let (_, arena, mems) = sim.compiled_parts();
-    std::iter::once(arena.len())
-        .chain(mems.iter().map(Vec::len))
-        .collect()
+    fn load(&mut self, sim: &Simulator) -> Result<(), BrowserError> {
+        BrowserHost::load(self, sim)
+    }
+
+    fn store(&mut self, sim: &mut Simulator) {
+        BrowserHost::store(self, sim);
+    }
 }

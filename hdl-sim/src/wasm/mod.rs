@@ -183,6 +183,15 @@ pub struct InputSlot {
     pub width: u32,
 }
 
+/// The sizes of `sim`'s state (the arena, then each memory): a module loads the state of a
+/// design of this shape only.
+pub fn state_shape(sim: &Simulator) -> Vec<usize> {
+    let (_, arena, mems) = sim.compiled_parts();
+    std::iter::once(arena.len())
+        .chain(mems.iter().map(Vec::len))
+        .collect()
+}
+
 /// Where `pin` of `sim`'s design lives in the module's `mem`.
 pub fn input_slot(sim: &Simulator, pin: InputPin) -> InputSlot {
     let (off, bit, width) = sim.input_location(pin);

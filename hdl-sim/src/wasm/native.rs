@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
 use super::uart_link::{self, Loaded, UartLink};
-use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value};
+use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value, state_shape};
 use crate::sim::{InputPin, Probe};
 use crate::{Simulator, StampedByte};
 
@@ -210,13 +210,7 @@ impl Compiled {
         until_byte: bool,
         byte: impl FnMut(StampedByte),
     ) -> Result<u64, CompiledError> {
-        if max == 0 {
-            return Ok(0);
-        }
-        self.load(sim)?;
-        let result = uart_link::run_uart(self, sim, link, max, until_byte, byte);
-        self.store(sim);
-        result
+        uart_link::run_uart_stored(self, sim, link, max, until_byte, byte)
     }
 
     /// Copies the loaded state back into `sim` and counts the cycles run since
@@ -246,13 +240,14 @@ impl Loaded for Compiled {
     fn get_loaded(&self, probe: &Probe) -> u64 {
         Compiled::get_loaded(self, probe)
     }
-}
 
-fn state_shape(sim: &Simulator) -> Vec<usize> {
-    let (_, arena, mems) = sim.compiled_parts();
-    std::iter::once(arena.len())
-        .chain(mems.iter().map(Vec::len))
-        .collect()
+    fn load(&mut self, sim: &Simulator) -> Result<(), CompiledError> {
+        Compiled::load(self, sim)
+    }
+
+    fn store(&mut self, sim: &mut Simulator) {
+        Compiled::store(self, sim);
+    }
 }
 
 fn put(data: &mut [u8], at: usize, words: &[u64]) {

@@ -31,6 +31,33 @@ pub(crate) trait Loaded {
     fn set_loaded(&mut self, sim: &Simulator, pin: InputPin, value: u64);
     /// The low 64 bits of `probe` in the loaded state.
     fn get_loaded(&self, probe: &Probe) -> u64;
+    /// Copies `sim`'s state into the module.
+    fn load(&mut self, sim: &Simulator) -> Result<(), Self::Error>;
+    /// Copies the loaded state back into `sim`.
+    fn store(&mut self, sim: &mut Simulator);
+}
+
+/// `run_uart` on a host: [`run_uart`] between loading `sim`'s state into the module and
+/// storing it back (nothing at all for `max == 0`).
+#[cfg(any(
+    all(feature = "compiled", not(target_arch = "wasm32")),
+    all(feature = "browser", target_arch = "wasm32")
+))]
+pub(crate) fn run_uart_stored<L: Loaded>(
+    host: &mut L,
+    sim: &mut Simulator,
+    link: UartLink<'_>,
+    max: u64,
+    until_byte: bool,
+    byte: impl FnMut(StampedByte),
+) -> Result<u64, L::Error> {
+    if max == 0 {
+        return Ok(0);
+    }
+    host.load(sim)?;
+    let result = run_uart(host, sim, link, max, until_byte, byte);
+    host.store(sim);
+    result
 }
 
 /// Runs up to `max` cycles of the loaded state of `sim` (whose clock says cycle `base` at the
@@ -45,7 +72,7 @@ pub(crate) trait Loaded {
     all(feature = "compiled", not(target_arch = "wasm32")),
     all(feature = "browser", target_arch = "wasm32")
 ))]
-pub(crate) fn run_uart<L: Loaded>(
+fn run_uart<L: Loaded>(
     host: &mut L,
     sim: &Simulator,
     mut link: UartLink<'_>,

@@ -9,7 +9,7 @@
 pub mod verilog;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use hdl_sim::{Direction, Simulator};
 
@@ -245,18 +245,23 @@ pub fn run_iverilog(
         .status()
         .expect("run iverilog");
     assert!(status.success(), "iverilog failed on {}", design.name);
-    let out = Command::new("vvp")
-        .arg("-n")
-        .arg(&vvp)
-        .output()
-        .expect("run vvp");
-    assert!(
-        out.status.success(),
-        "vvp failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_ok(Command::new("vvp").arg("-n").arg(&vvp), "vvp");
     let text = std::fs::read_to_string(dir.join("out.txt")).expect("iverilog output");
     Some(text.lines().map(str::to_string).collect())
+}
+
+/// Runs `command` (named `what` in the failures) and returns its output; panics, with its
+/// standard error, unless it succeeds.
+pub fn run_ok(command: &mut Command, what: &str) -> Output {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
 
 /// Compares two traces line by line; a hex digit that Icarus printed as `x`/`z` (undefined in

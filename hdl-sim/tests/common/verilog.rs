@@ -25,18 +25,14 @@ pub fn player_sources() -> Vec<PathBuf> {
 /// the `vvp` program `out`, with `hdl/tb` on the include path; panics with iverilog's errors.
 pub fn compile_testbench(top: &str, out: &Path) {
     let tb = hdl_dir().join("tb");
-    let compile = Command::new("iverilog")
-        .args(["-g2005", "-s", top, "-o"])
-        .arg(out)
-        .arg("-I")
-        .arg(&tb)
-        .arg(tb.join(format!("{top}.v")))
-        .args(player_sources())
-        .output()
-        .expect("run iverilog");
-    assert!(
-        compile.status.success(),
-        "iverilog failed on {top}:\n{}",
-        String::from_utf8_lossy(&compile.stderr)
+    super::run_ok(
+        Command::new("iverilog")
+            .args(["-g2005", "-s", top, "-o"])
+            .arg(out)
+            .arg("-I")
+            .arg(&tb)
+            .arg(tb.join(format!("{top}.v")))
+            .args(player_sources()),
+        &format!("iverilog on {top}"),
     );
 }

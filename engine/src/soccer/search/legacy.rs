@@ -2,6 +2,10 @@
 //! match example and the bench can measure the new search against it in the same run (issue
 //! 17 asks for "the new engine against the current one"). Nothing else plays it.
 //!
+//! It is a frozen copy, kept as the bench's and the match example's baseline: leave it as it is.
+//! Its likeness to the new search ([`super`], `tree.rs`, `tests.rs`) is deliberate, not a rule
+//! written twice.
+//!
 //! Iterative-deepening alpha-beta over complete turns, with a node budget.
 //!
 //! The engine has no clock (WebAssembly has none, and results must not depend on the machine):
