@@ -4,7 +4,11 @@
 //! reload in IndexedDB ([`storage`]) and the progress and standings ([`view`]). The contest's
 //! rules and report are `engine::racetrack::contest`'s, as for `quadrille contest`.
 
+pub mod entrants;
+pub mod form;
+pub mod replay;
 pub mod runner;
+pub mod running;
 pub mod session;
 pub mod storage;
 pub mod view;
