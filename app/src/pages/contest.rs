@@ -19,7 +19,7 @@ use crate::contest::entrants::{EntrantChange, EntrantRow};
 use crate::contest::form::Form;
 use crate::contest::replay::{ReplayState, draw_replay};
 use crate::contest::running::{Shared, now_ms, start};
-use crate::contest::session::{CircuitFile, PilotChoice, add_entrant};
+use crate::contest::session::{PilotChoice, add_entrant};
 use crate::contest::storage;
 use crate::contest::view::{Rounds, Tables, tables};
 
