@@ -180,10 +180,13 @@ test('a reload mid-contest resumes from the laps kept and ends as the CLI does',
       null,
       { timeout: 300_000 },
     );
+    const before = await lapsDone(page, 1);
     await page.reload();
     await page.waitForSelector('[data-testid="contest-status"]');
+    // Each lap is written to IndexedDB as it ends: the last ones before the reload may still be
+    // in flight and run again, as unfinished runs do, but most must come back.
     const kept = await lapsDone(page, 1);
-    assert.ok(kept >= 20, `the laps run before the reload are kept (${kept})`);
+    assert.ok(kept >= 10 && kept <= before, `the laps run before the reload are kept (${kept} of ${before})`);
     assert.equal(await page.getAttribute('[data-testid="contest-status"]', 'data-state'), 'running');
     // The form came back too.
     const names = await page.$$eval('[data-testid="contest-entrant"]', (rows) => rows.map((r) => r.dataset.name));
