@@ -74,6 +74,37 @@ fn raw_steps(games: &[Game]) -> f64 {
     steps as f64 / start.elapsed().as_secs_f64()
 }
 
+/// Prints one row of search speed: `analyse` (nodes searched and depth reached, if it chose a
+/// turn) on every position, as nodes per second and as a ratio to `base`.
+fn search_row(
+    label: &str,
+    games: &[Game],
+    base: f64,
+    analyse: impl Fn(&Game) -> Option<(u64, u32)>,
+) {
+    let start = Instant::now();
+    let mut nodes = 0u64;
+    let mut depth = 0u64;
+    let mut n = 0u64;
+    for g in games {
+        if let Some((searched, reached)) = analyse(g) {
+            nodes += searched;
+            depth += u64::from(reached);
+            n += 1;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let rate = nodes as f64 / secs;
+    println!(
+        "{:<34} {:>14.0} {:>10.2}   ({:.1} ms/turn, mean depth {:.1})",
+        label,
+        rate,
+        rate / base,
+        1000.0 * secs / n as f64,
+        depth as f64 / n as f64
+    );
+}
+
 fn main() {
     let games = positions();
     let base = raw_steps(&games);
@@ -100,53 +131,24 @@ fn main() {
     );
 
     for level in 1..=4u8 {
-        let start = Instant::now();
-        let mut nodes = 0u64;
-        let mut depth = 0u64;
-        let mut n = 0u64;
-        for g in &games {
-            if let Some(a) = Engine::new(level, 7).analyse(g) {
-                nodes += a.nodes;
-                depth += u64::from(a.depth);
-                n += 1;
-            }
-        }
-        let secs = start.elapsed().as_secs_f64();
-        let rate = nodes as f64 / secs;
-        println!(
-            "{:<34} {:>14.0} {:>10.2}   ({:.1} ms/turn, mean depth {:.1})",
-            format!("search nodes, level {level}"),
-            rate,
-            rate / base,
-            1000.0 * secs / n as f64,
-            depth as f64 / n as f64
-        );
+        search_row(&format!("search nodes, level {level}"), &games, base, |g| {
+            Engine::new(level, 7).analyse(g).map(|a| (a.nodes, a.depth))
+        });
     }
 
     // The engine as it was (`search::legacy`), for comparison in the same run: its nodes are
     // steps tried too, but it searches every walk of a turn where the new one searches each
     // distinct outcome once, so its depth per node is lower.
     for level in 1..=4u8 {
-        let start = Instant::now();
-        let mut nodes = 0u64;
-        let mut depth = 0u64;
-        let mut n = 0u64;
-        for g in &games {
-            if let Some(a) = legacy::Engine::new(level, 7).analyse(g) {
-                nodes += a.nodes;
-                depth += u64::from(a.depth);
-                n += 1;
-            }
-        }
-        let secs = start.elapsed().as_secs_f64();
-        let rate = nodes as f64 / secs;
-        println!(
-            "{:<34} {:>14.0} {:>10.2}   ({:.1} ms/turn, mean depth {:.1})",
-            format!("legacy search nodes, level {level}"),
-            rate,
-            rate / base,
-            1000.0 * secs / n as f64,
-            depth as f64 / n as f64
+        search_row(
+            &format!("legacy search nodes, level {level}"),
+            &games,
+            base,
+            |g| {
+                legacy::Engine::new(level, 7)
+                    .analyse(g)
+                    .map(|a| (a.nodes, a.depth))
+            },
         );
     }
 

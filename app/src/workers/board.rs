@@ -216,33 +216,29 @@ impl Bench {
         board
     }
 
-    pub fn send(&mut self, bytes: &[u8]) {
-        if self.current.is_none() {
-            let snapshot = self.snapshot();
-            self.current = Some(Stretch {
-                snapshot,
+    /// The stretch being recorded, begun here (with a snapshot of the board) if none is.
+    fn stretch(&mut self) -> &mut Stretch {
+        let stretch = match self.current.take() {
+            Some(stretch) => stretch,
+            None => Stretch {
+                snapshot: self.snapshot(),
                 sends: Vec::new(),
                 end: self.board.cycle(),
-            });
-        }
+            },
+        };
+        self.current.insert(stretch)
+    }
+
+    pub fn send(&mut self, bytes: &[u8]) {
         let cycle = self.board.cycle();
-        if let Some(stretch) = &mut self.current {
-            stretch.sends.push((cycle, bytes.to_vec()));
-        }
+        self.stretch().sends.push((cycle, bytes.to_vec()));
         self.board.send(bytes);
     }
 
     pub fn run_until(&mut self, cycle: u64) {
         self.until = self.until.max(cycle);
         self.stop_at_turn_end = true;
-        if self.current.is_none() {
-            let snapshot = self.snapshot();
-            self.current = Some(Stretch {
-                snapshot,
-                sends: Vec::new(),
-                end: self.board.cycle(),
-            });
-        }
+        self.stretch();
     }
 
     pub fn hold(&mut self) {

@@ -9,7 +9,7 @@
 use js_sys::{BigUint64Array, Function, Object, Reflect, Uint8Array, WebAssembly};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::uart_link::{Loaded, UartLink, run_uart_stored};
+use super::uart_link::{Loaded, UartLink, run_stored, run_uart_stored};
 use super::{InputSlot, Options, Unsupported, input_slot, module_with, probe_value, state_shape};
 use crate::sim::{InputPin, Probe};
 use crate::{Simulator, StampedByte};
@@ -126,23 +126,7 @@ impl BrowserHost {
 
     /// Runs `n` clock cycles of `sim` exactly as `sim.run(n)` would.
     pub fn run(&mut self, sim: &mut Simulator, n: u64) -> Result<(), BrowserError> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.load(sim)?;
-        let mut left = n;
-        let mut result = Ok(());
-        while left > 0 {
-            match self.run_loaded(left) {
-                Ok(ran) => left -= ran,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.store(sim);
-        result
+        run_stored(self, sim, n)
     }
 
     /// [`super::Compiled::run_uart`] in the browser: up to `max` cycles of `sim` with UART

@@ -114,23 +114,7 @@ impl Compiled {
     /// Runs `n` clock cycles of `sim` (which must be the simulator this was compiled from),
     /// exactly as `sim.run(n)` would.
     pub fn run(&mut self, sim: &mut Simulator, n: u64) -> Result<(), CompiledError> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.load(sim)?;
-        let mut result = Ok(());
-        let mut left = n;
-        while left > 0 {
-            match self.run_loaded(left) {
-                Ok(ran) => left -= ran,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.store(sim);
-        result
+        uart_link::run_stored(self, sim, n)
     }
 
     /// Copies `sim`'s state (which must be of the design this was compiled from) into the

@@ -37,6 +37,36 @@ pub(crate) trait Loaded {
     fn store(&mut self, sim: &mut Simulator);
 }
 
+/// `run(n)` on a host: exactly `n` cycles of `sim`, as `sim.run(n)` would, between loading its
+/// state into the module and storing it back (also after an error, so `sim` keeps the cycles
+/// that did run; nothing at all for `n == 0`).
+#[cfg(any(
+    all(feature = "compiled", not(target_arch = "wasm32")),
+    all(feature = "browser", target_arch = "wasm32")
+))]
+pub(crate) fn run_stored<L: Loaded>(
+    host: &mut L,
+    sim: &mut Simulator,
+    n: u64,
+) -> Result<(), L::Error> {
+    if n == 0 {
+        return Ok(());
+    }
+    host.load(sim)?;
+    let mut left = n;
+    let result = loop {
+        if left == 0 {
+            break Ok(());
+        }
+        match host.run_loaded(left) {
+            Ok(ran) => left -= ran,
+            Err(e) => break Err(e),
+        }
+    };
+    host.store(sim);
+    result
+}
+
 /// `run_uart` on a host: [`run_uart`] between loading `sim`'s state into the module and
 /// storing it back (nothing at all for `max == 0`).
 #[cfg(any(

@@ -84,6 +84,16 @@ struct Frame {
     next: u8,
 }
 
+/// What [`Search::walk_turn`] does after its visitor has seen a step.
+enum Walk {
+    /// The step bounced onto a new mid-turn position: walk the steps from there.
+    Deeper,
+    /// Take the step back and try the next one.
+    Next,
+    /// Take every step back and end the walk.
+    Stop,
+}
+
 fn frame(game: &Game, mover: Side) -> Frame {
     let mask = game.legal_step_mask();
     let ball = game.ball();
@@ -316,57 +326,41 @@ impl<'a> Search<'a> {
         let mut seen = self.take_seen(ply);
         let mut best = -INF;
         let mut best_hash = 0;
-        let mut stack = vec![frame(&self.game, mover)];
-        while let Some(top) = stack.last_mut() {
-            if top.next == top.len {
-                stack.pop();
-                if stack.is_empty() {
-                    break;
-                }
-                self.undo();
-                continue;
-            }
-            let dir = top.order[usize::from(top.next)];
-            top.next += 1;
-            let effect = self.step(dir);
+        self.walk_turn(mover, u32::MAX, |s, effect| {
             let score = match effect {
                 StepEffect::Bounce => {
-                    if seen.insert(self.hash) {
-                        stack.push(frame(&self.game, mover));
-                        continue;
+                    if seen.insert(s.hash) {
+                        return Walk::Deeper;
                     }
                     None
                 }
                 StepEffect::GameOver(o) => Some(if o.winner == mover { win } else { -win }),
-                StepEffect::TurnOver => seen.insert(self.hash).then(|| {
-                    if self.threatens_goal() {
+                StepEffect::TurnOver => seen.insert(s.hash).then(|| {
+                    if s.threatens_goal() {
                         // The opponent scores on its turn: proven.
                         -(WIN - ply as i32 - 1)
                     } else {
-                        -self.eval()
+                        -s.eval()
                     }
                 }),
             };
-            let hash = self.hash;
-            self.undo();
-            if self.aborted {
-                self.unwind(stack.len() - 1);
-                break;
+            if s.aborted {
+                return Walk::Stop;
             }
             if let Some(score) = score
                 && score > best
             {
                 best = score;
-                best_hash = hash;
+                best_hash = s.hash;
                 if best > alpha {
                     alpha = best;
                     if alpha >= beta {
-                        self.unwind(stack.len() - 1);
-                        break;
+                        return Walk::Stop;
                     }
                 }
             }
-        }
+            Walk::Next
+        });
         self.give_seen(ply, seen);
         if best == -INF {
             // No step at all (cannot happen in play: a turn never starts stuck).
@@ -385,11 +379,32 @@ impl<'a> Search<'a> {
             return false;
         }
         let mut seen = HashSeen::default();
+        let mut found = false;
+        self.walk_turn(mover, THREAT_STEPS, |s, effect| match effect {
+            StepEffect::Bounce if seen.insert(s.hash) => Walk::Deeper,
+            StepEffect::GameOver(o) if o.winner == mover => {
+                found = true;
+                Walk::Stop
+            }
+            _ => Walk::Next,
+        });
+        found
+    }
+
+    /// Walks the steps of `mover`'s turn depth-first, nearest the goal first, for at most
+    /// `max_steps` steps: `visit` sees each step's effect with the step played and says whether
+    /// to go on from there, try the next step, or stop; the position is back where it was when
+    /// this returns.
+    fn walk_turn(
+        &mut self,
+        mover: Side,
+        max_steps: u32,
+        mut visit: impl FnMut(&mut Self, StepEffect) -> Walk,
+    ) {
         let mut stack = vec![frame(&self.game, mover)];
         let mut steps = 0;
-        let mut found = false;
         while let Some(top) = stack.last_mut() {
-            if top.next == top.len || steps >= THREAT_STEPS {
+            if top.next == top.len || steps >= max_steps {
                 stack.pop();
                 if stack.is_empty() {
                     break;
@@ -400,22 +415,17 @@ impl<'a> Search<'a> {
             let dir = top.order[usize::from(top.next)];
             top.next += 1;
             steps += 1;
-            match self.step(dir) {
-                StepEffect::Bounce if seen.insert(self.hash) => {
-                    stack.push(frame(&self.game, mover));
-                    continue;
-                }
-                StepEffect::GameOver(o) if o.winner == mover => {
-                    found = true;
+            let effect = self.step(dir);
+            match visit(self, effect) {
+                Walk::Deeper => stack.push(frame(&self.game, mover)),
+                Walk::Next => self.undo(),
+                Walk::Stop => {
                     self.undo();
                     self.unwind(stack.len() - 1);
                     break;
                 }
-                _ => {}
             }
-            self.undo();
         }
-        found
     }
 
     /// Plays an outcome's steps.
