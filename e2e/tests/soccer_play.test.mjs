@@ -129,6 +129,8 @@ test('a pasted record is replayed to its final position, scrubbed and continued'
     assert.deepEqual([result.winner, result.reason, result.record], ['blue', 'goal', '2x2 blue: 71']);
     const state = await page.$eval(BOARD, (c) => ({ ...c.dataset }));
     assert.equal(state.field, '2x2');
+    // The engine's bar beside the field shows the result: Blue has won.
+    assert.equal(await page.getAttribute('[data-testid="win-bar"]', 'data-red'), '0.000');
 
     // A longer one, found by the judge to be unfinished, with the ball where the moves put it.
     const record = '8x10 red: 3/3/3';
@@ -165,6 +167,18 @@ test('a pasted record is replayed to its final position, scrubbed and continued'
     const digits = text.match(/suggests ([0-7]+)/)[1];
     const verdict = judge(`8x10 red: 3/${digits}`);
     assert.ok(!verdict.over || verdict.winner === 'blue', `${digits}: ${JSON.stringify(verdict)}`);
+    // In an open position the bar gives both sides a chance, and it says so in words.
+    const red = Number(await page.getAttribute('[data-testid="win-bar"]', 'data-red'));
+    assert.ok(red > 0 && red < 1, `red's chance ${red}`);
+    const percent = Math.round(red * 100);
+    assert.equal(await page.textContent('[data-testid="win-bar"] .win-bar-red'), `Red ${percent} %`);
+    assert.equal(await page.textContent('[data-testid="win-bar"] .win-bar-blue'), `Blue ${100 - percent} %`);
+    // The level menu says what each level does.
+    await page.selectOption('[data-testid="side-red"]', 'engine');
+    assert.equal(
+      await page.textContent('[data-testid="level-red"] option[value="6"]'),
+      '6 · 650 ms a turn (strongest)',
+    );
   }));
 
 test('a field too big to play at its fitted size is zoomed, and the ball stays in sight', { timeout: 120_000 }, () =>

@@ -23,11 +23,11 @@ use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, Boards};
 use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats};
 use crate::soccer::recorded::RecordedGame;
-use crate::soccer::session::{Effect, Moment, Session};
+use crate::soccer::session::{Effect, Moment, Session, Suggested};
 use crate::soccer::setup::{Edit, Setup};
 use crate::soccer::view::{
     CanvasEvent, FieldCanvas, HistoryScrubber, RecordBox, RecordLoader, ResultBanner, SetupPanel,
-    StatusLine, ZoomControls,
+    StatusLine, WinBar, ZoomControls,
 };
 use crate::workers::soccer::Answer;
 
@@ -183,7 +183,9 @@ impl Component for Soccer {
             Msg::Suggested(answer) => {
                 self.suggest_pending = None;
                 match answer {
-                    Answer::Turn { turn, .. } => self.session.suggested(Ok(turn)),
+                    Answer::Turn { turn, win, .. } => {
+                        self.session.suggested(Ok(Suggested { turn, win }))
+                    }
                     Answer::Refused { reason, .. } => self.session.suggested(Err(reason)),
                     Answer::Ready => {}
                 }
@@ -229,6 +231,9 @@ impl Component for Soccer {
                 <section class="stage soccer-stage">
                     <StatusLine chips={session.chips(now())} message={session.status()} />
                     <ResultBanner outcome={session.result()} />
+                    if let Some(red) = session.red_chance() {
+                        <WinBar {red} />
+                    }
                     <div class="soccer-scroller">
                         { self.field.view(session, &preview, &link.callback(Msg::Canvas)) }
                     </div>

@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 
 use engine::soccer::record::Record;
 use engine::soccer::referee::TurnClock;
+use engine::soccer::search::Engine;
 use engine::soccer::{BySide, Dir, Outcome, Point, Side};
 
 use super::players::PlayerKind;
@@ -86,10 +87,22 @@ struct Scrub {
 
 /// A turn the engine suggested (or is thinking about).
 struct Suggestion {
-    /// The position it was asked for (number of completed turns).
+    /// The position it was asked for: completed turns, and where the ball was.
     turns: usize,
+    ball: Point,
     digits: String,
     path: Vec<Point>,
+    /// The probability that the player to move wins, by the engine's search (once it answered).
+    win: Option<f64>,
+}
+
+/// The engine's answer to a suggestion request (see [`Session::suggested`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggested {
+    /// The digits of its turn.
+    pub turn: String,
+    /// The probability that the player to move wins, by its search.
+    pub win: f64,
 }
 
 /// The soccer page's game flow. See the module documentation.
@@ -420,19 +433,22 @@ impl Session {
         let record = position.record();
         self.suggestion = Some(Suggestion {
             turns: record.turns.len(),
+            ball: position.game().ball(),
             digits: String::new(),
             path: Vec::new(),
+            win: None,
         });
         self.effects.push_back(Effect::Suggest(record));
     }
 
     /// The engine's answer to [`Session::suggest`]: its turn, or why it refused.
-    pub fn suggested(&mut self, answer: Result<String, String>) {
+    pub fn suggested(&mut self, answer: Result<Suggested, String>) {
         let Some(suggestion) = &mut self.suggestion else {
             return;
         };
         match answer {
-            Ok(turn) => {
+            Ok(Suggested { turn, win }) => {
+                suggestion.win = Some(win);
                 let start = self
                     .scrub
                     .as_ref()
@@ -447,6 +463,32 @@ impl Session {
                 self.notice = Some(format!("No suggestion: {reason}."));
             }
         }
+    }
+
+    /// The chance that Red wins from the position shown, as the engine sees it: its search's
+    /// estimate when it suggested a turn in this very position, otherwise its static evaluation
+    /// (instant on any field); 1 or 0 once the game is over. `None` without a game.
+    pub fn red_chance(&self) -> Option<f64> {
+        let shown = self.shown()?;
+        let game = shown.game();
+        if let Some(outcome) = shown.outcome() {
+            return Some(if outcome.winner == Side::Red {
+                1.0
+            } else {
+                0.0
+            });
+        }
+        let searched = self
+            .suggestion
+            .as_ref()
+            .filter(|s| s.ball == game.ball() && s.turns == shown.record().turns.len())
+            .and_then(|s| s.win);
+        let mover = searched.unwrap_or_else(|| Engine::new(0, 0).evaluate(game));
+        Some(if game.to_move() == Side::Red {
+            mover
+        } else {
+            1.0 - mover
+        })
     }
 
     /// The suggestion line of the record box, while one is asked for or shown.
@@ -826,6 +868,7 @@ mod tests {
         session.forfeit(Side::Red, blue_wins);
         assert_eq!(effects(&mut session), [Effect::CancelAll]);
         assert_eq!(session.result(), Some(blue_wins));
+        assert_eq!(session.red_chance(), Some(0.0));
         assert_eq!(session.export().unwrap(), "8x10 red: # blue disconnect");
     }
 
@@ -851,7 +894,15 @@ mod tests {
             session.suggestion_text().unwrap(),
             "The engine is thinking…"
         );
-        session.suggested(Ok("0".into()));
+        // Until the engine answers, the bar shows its static evaluation (Blue to move).
+        let blue = Engine::new(0, 0).evaluate(session.shown().unwrap().game());
+        assert_eq!(session.red_chance(), Some(1.0 - blue));
+        session.suggested(Ok(Suggested {
+            turn: "0".into(),
+            win: 0.75,
+        }));
+        // Then its search's estimate for the player to move, Blue.
+        assert_eq!(session.red_chance(), Some(0.25));
         assert_eq!(
             session.suggestion_path(),
             [Point::new(5, 6), Point::new(5, 5)]
@@ -859,6 +910,8 @@ mod tests {
         session.scrub_to(usize::MAX);
         assert_eq!(session.history(), Some((3, 3)));
         assert!(session.suggestion_text().is_none());
+        let blue = Engine::new(0, 0).evaluate(session.shown().unwrap().game());
+        assert_eq!(session.red_chance(), Some(1.0 - blue), "no search here");
         session.suggest();
         session.suggested(Err("over".into()));
         assert_eq!(session.status(), "No suggestion: over.");

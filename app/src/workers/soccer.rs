@@ -41,6 +41,9 @@ pub enum Answer {
         depth: u32,
         nodes: u64,
         millis: f64,
+        /// The probability that the player to move wins, by the search (for the bar beside
+        /// the field).
+        win: f64,
     },
     /// The request could not be answered (a bad record, or a game that is over).
     Refused { id: u64, reason: String },
@@ -49,7 +52,7 @@ pub enum Answer {
 /// Answers one request with a fresh engine: the engine's analysis of the record's final
 /// position.
 pub fn answer(ask: &Ask, now: impl Fn() -> f64) -> Answer {
-    answer_with(ask, &mut Engine::new(ask.level, ask.seed), now)
+    answer_with(ask, &mut Engine::at_level(ask.level, ask.seed), now)
 }
 
 /// Answers one request with `engine` (which keeps its state for the next request).
@@ -63,14 +66,14 @@ pub fn answer_with(ask: &Ask, engine: &mut Engine, now: impl Fn() -> f64) -> Ans
         Ok(game) => game,
         Err(err) => return refused(format!("record refused: {err}")),
     };
-    let started = now();
-    match engine.analyse(&game) {
+    match engine.analyse_with_clock(&game, &now) {
         Some(analysis) => Answer::Turn {
             id: ask.id,
             turn: analysis.turn.to_string(),
             depth: analysis.depth,
             nodes: analysis.nodes,
-            millis: now() - started,
+            millis: analysis.millis.unwrap_or_default(),
+            win: analysis.score.win_probability(),
         },
         None => refused("the game is over".into()),
     }
@@ -99,7 +102,7 @@ impl GameEngines {
                     self.engines.pop_front();
                 }
                 self.engines
-                    .push_back((key, Engine::new(ask.level, ask.seed)));
+                    .push_back((key, Engine::at_level(ask.level, ask.seed)));
                 self.engines.len() - 1
             }
         };

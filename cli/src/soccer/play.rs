@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use engine::soccer::game::Game;
 use engine::soccer::protocol::Turn;
-use engine::soccer::search::{self, Engine};
+use engine::soccer::search::Engine;
 use engine::soccer::wire::{ChooseTurn, WireNote, WirePlayer};
 
 use crate::transport::serial::{self, LineArgs};
@@ -41,24 +41,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let connection = serial::open(&args.port, settings)?;
     let engine = match args.engine_ms {
         Some(ms) => Engine::timed(ms, args.seed),
-        None => engine_at(args.engine_level, args.seed),
+        None => Engine::at_level(args.engine_level, args.seed),
     };
     serve(connection.reader, connection.writer, engine, |note| {
         eprintln!("{}: {note}", args.port)
     })?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The engine of `engine:LEVEL`: levels below [`search::MAX_LEVEL`] search a fixed number of
-/// nodes (the same games for the same seeds), with the top level's time as a safety cap; the
-/// top level is timed, the contest's 1000 ms turn minus a safety margin.
-pub fn engine_at(level: u8, seed: u64) -> Engine {
-    let top = search::level_millis(search::MAX_LEVEL, engine::soccer::protocol::TURN_MS);
-    if level >= search::MAX_LEVEL {
-        Engine::timed(top, seed)
-    } else {
-        Engine::new(level, seed).with_time_cap(top)
-    }
 }
 
 /// Plays every game the referee on the other end of `reader`/`writer` starts, until the wire

@@ -24,7 +24,7 @@ pub enum PlayerSpec {
     /// A serial device path, e.g. `/dev/ttyUSB0` (anything that is not one of the forms below).
     Serial(String),
     /// `engine` or `engine:LEVEL`: the built-in engine, in this process (levels 0-5 search
-    /// a fixed number of nodes; 6 thinks 650 ms a turn: see [`play::engine_at`]).
+    /// a fixed number of nodes; 6 thinks 650 ms a turn: see [`Engine::at_level`]).
     Engine { level: u8 },
     /// `engine:MSms`, e.g. `engine:400ms`: the built-in engine thinking that long a turn.
     TimedEngine { millis: u32 },
@@ -197,7 +197,7 @@ impl PlayerSpec {
                     .with_context(|| format!("{self}: the netlist is not a board"))?;
                 Ok(sim::serve(self.to_string(), board)?)
             }
-            PlayerSpec::Engine { level } => self.serve_engine(play::engine_at(*level, seed)),
+            PlayerSpec::Engine { level } => self.serve_engine(Engine::at_level(*level, seed)),
             PlayerSpec::TimedEngine { millis } => self.serve_engine(Engine::timed(*millis, seed)),
         }
     }

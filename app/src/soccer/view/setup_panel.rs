@@ -1,7 +1,7 @@
 //! The set-up panel: the field's size, both sides, who starts, the engine's seed.
 
 use engine::soccer::Side;
-use engine::soccer::search::MAX_LEVEL;
+use engine::soccer::search::{MAX_LEVEL, level_label};
 use yew::prelude::*;
 
 use super::{input_value, select_value};
@@ -157,7 +157,7 @@ pub fn SideSetup(props: &SideSetupProps) -> Html {
                                 onchange={on_edit.reform(move |e: Event| Edit::Level(side, select_value(&e)))}>
                             { for (0..=MAX_LEVEL).map(|level| html! {
                                 <option value={level.to_string()} selected={setup.level == level}>
-                                    { if level == 0 { "0 · random".to_owned() } else { level.to_string() } }
+                                    { level_label(level) }
                                 </option>
                             }) }
                         </select>

@@ -51,6 +51,34 @@ const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
 /// 1000 ms turn minus [`safety_margin_ms`]).
 pub const LEVEL_MILLIS: [u32; MAX_LEVEL as usize + 1] = [0, 10, 30, 80, 200, 400, 650];
 
+/// A level as a menu shows it: what it does with its turn (random play, or the time its search
+/// may take), so that a player picks an opponent by what it costs and how it plays, not by a
+/// bare number. The same words in every level menu of the pages.
+///
+/// It describes [`Engine::at_level`]: levels below the top search a fixed number of steps,
+/// the top level searches for a time.
+pub fn level_label(level: u8) -> String {
+    let level = level.min(MAX_LEVEL);
+    match level {
+        0 => "0 · random (weakest)".to_owned(),
+        MAX_LEVEL => format!("{level} · {} ms a turn (strongest)", top_level_millis()),
+        _ => {
+            let budget = BUDGETS[usize::from(level)];
+            let steps = if budget >= 1_000_000 {
+                format!("{}M", budget as f64 / 1e6)
+            } else {
+                format!("{}k", budget / 1_000)
+            };
+            format!("{level} · {steps} steps a turn")
+        }
+    }
+}
+
+/// The time of the top level: the contest's turn minus its safety margin.
+fn top_level_millis() -> u32 {
+    level_millis(MAX_LEVEL, crate::soccer::protocol::TURN_MS)
+}
+
 /// How much of a referee's turn a timed engine leaves unused: 35 %, and at least 200 ms (the
 /// thread may be descheduled on a busy machine between two looks at the clock — turns of
 /// 100 ms were seen to take 284 ms at `nice -n 10` on the loaded 2-core machine — and the
@@ -155,6 +183,20 @@ impl Engine {
             rng: SplitMix64::new(seed),
             keys: None,
             table: None,
+        }
+    }
+
+    /// The engine a player picks by level (`engine:LEVEL` in the CLI, the level menus of the
+    /// pages): below [`MAX_LEVEL`] a fixed number of nodes (the same games for the same seeds,
+    /// on any machine), with the top level's time as a safety cap for a slow or busy machine;
+    /// the top level is timed, the contest's 1000 ms turn minus a safety margin. Give it a clock
+    /// ([`Engine::analyse_with_clock`]): without one it has no time limit.
+    pub fn at_level(level: u8, seed: u64) -> Engine {
+        let top = top_level_millis();
+        if level >= MAX_LEVEL {
+            Engine::timed(top, seed)
+        } else {
+            Engine::new(level, seed).with_time_cap(top)
         }
     }
 

@@ -112,3 +112,21 @@ fn level_millis_leave_a_margin_of_the_turn() {
     assert_eq!(level_millis(1, 1000), 10);
     assert_eq!(level_millis(6, 100), 1);
 }
+
+#[test]
+fn level_labels_say_what_each_level_does() {
+    assert_eq!(level_label(0), "0 · random (weakest)");
+    assert_eq!(level_label(2), "2 · 20k steps a turn");
+    assert_eq!(level_label(5), "5 · 1.5M steps a turn");
+    assert_eq!(level_label(6), "6 · 650 ms a turn (strongest)");
+    assert_eq!(level_label(200), level_label(MAX_LEVEL));
+}
+
+#[test]
+fn only_the_top_level_is_timed() {
+    assert_eq!(Engine::at_level(MAX_LEVEL, 1).millis, Some(650.0));
+    let below = Engine::at_level(3, 1);
+    assert_eq!(below.budget, BUDGETS[3]);
+    // The cap only stops a search that a slow machine has let run past the top level's time.
+    assert_eq!(below.millis, Some(650.0));
+}
