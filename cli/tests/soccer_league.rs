@@ -175,6 +175,34 @@ fn engines_the_emulated_board_and_bad_bots_play_a_league_the_same_with_any_jobs(
     }
 }
 
+#[test]
+fn the_interpreter_and_the_compiled_board_play_the_same_league() {
+    let dir = testkit::scratch_dir("cli");
+    let plan = write_plan(
+        dir.path(),
+        "seed = 3\nturn_ms = 1500\nsizes = [\"4x4\", \"6x4\"]\n\
+         [[player]]\nname = \"board\"\nspec = \"sim\"\n\
+         [[player]]\nname = \"eng1\"\nspec = \"engine:1\"\n",
+    );
+    let (compiled, json, records) = league_with(dir.path(), &plan, "2", &[]);
+    let (interpreted, _, interpreted_records) =
+        league_with(dir.path(), &plan, "2", &["--interpret"]);
+    assert_eq!(
+        interpreted, compiled,
+        "the same games, standings and tables"
+    );
+    assert_eq!(interpreted_records, records);
+    // Both games on both sizes were played to a verdict on the field.
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4, "{json}");
+    for game in games {
+        assert!(
+            ["goal", "own_goal", "stuck"].contains(&game["reason"].as_str().unwrap()),
+            "{game}"
+        );
+    }
+}
+
 /// A TOML basic string.
 fn toml_string(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))

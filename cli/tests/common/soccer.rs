@@ -185,20 +185,29 @@ const LEAGUE_LIMIT: Duration = Duration::from_secs(300);
 
 /// Runs the league of `plan` with `jobs` workers: its JSON text, the JSON, and its records file.
 pub fn league(dir: &Path, plan: &str, jobs: &str) -> (String, serde_json::Value, String) {
+    league_with(dir, plan, jobs, &[])
+}
+
+/// [`league`] with more options (`extra`) on the command line.
+pub fn league_with(
+    dir: &Path,
+    plan: &str,
+    jobs: &str,
+    extra: &[&str],
+) -> (String, serde_json::Value, String) {
     let records = dir.join(format!("records-{jobs}.txt"));
-    let out = run(
-        quadrille(&[
-            "soccer",
-            "league",
-            plan,
-            "--json",
-            "--jobs",
-            jobs,
-            "--records",
-            records.to_str().unwrap(),
-        ]),
-        LEAGUE_LIMIT,
-    );
+    let mut args = vec![
+        "soccer",
+        "league",
+        plan,
+        "--json",
+        "--jobs",
+        jobs,
+        "--records",
+        records.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = run(quadrille(&args), LEAGUE_LIMIT);
     assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let json: serde_json::Value =

@@ -78,10 +78,15 @@ pub struct Args {
     #[arg(long, value_name = "MB",
           value_parser = clap::value_parser!(u64).range(1..=MAX_BOT_MEMORY_MB))]
     bot_memory_mb: Option<u64>,
+    /// Emulate `sim` boards with hdl-sim's interpreter instead of its compiled back end (the
+    /// same games: the two back ends agree cycle for cycle).
+    #[arg(long)]
+    interpret: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan::read(&args.plan)?;
+    crate::transport::sim::interpret_boards(args.interpret);
     // Paths in the plan are the plan's, as in a contest plan: the league runs in its directory
     // (so `exec:` commands start there too). The records file is the caller's.
     let records = match &args.records {
