@@ -153,7 +153,7 @@ pub fn SideSetup(props: &SideSetupProps) -> Html {
                 if setup.kind == "engine" {
                     <label class="narrow">
                         { "Level" }
-                        <select data-testid={format!("level-{name}")}
+                        <select data-testid={format!("level-{name}")} title={level_label(setup.level)}
                                 onchange={on_edit.reform(move |e: Event| Edit::Level(side, select_value(&e)))}>
                             { for (0..=MAX_LEVEL).map(|level| html! {
                                 <option value={level.to_string()} selected={setup.level == level}>
