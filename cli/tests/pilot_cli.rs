@@ -361,6 +361,34 @@ fn a_pilot_cannot_read_or_link_outside_its_directory() {
 }
 
 #[test]
+fn a_pilot_holds_at_most_sixteen_files_open_as_in_the_page() {
+    use engine::racetrack::program::{MAX_OPEN_FILES, open_files_refused};
+    let dir = with_sample("ring");
+    let d = dir.path();
+    // 16 opens succeed, the 17th fails with EMFILE, a close frees a place: it goes on to write
+    // its lap (any other outcome traps).
+    wasm::save(d, "hydra.wasm", &wasm::hydra("ring.cir", MAX_OPEN_FILES));
+    let (status, v, stderr) = run_program(d, "hydra.wasm", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(v["fault"], "did_not_finish", "{v} {stderr}");
+    let written = fs::read_to_string(d.join("hydra.F1")).unwrap();
+    assert!(written.starts_with("limited\r\n"), "{written}");
+    // The log says why, in the words the page uses, once.
+    let note = open_files_refused();
+    assert_eq!(stderr.matches(note.trim_end()).count(), 1, "{stderr}");
+    // A pilot that does not expect the refusal (pilots/faults/hydra.wat traps on it) crashes.
+    wasm::save(
+        d,
+        "greedy.wasm",
+        &wasm::hydra("ring.cir", MAX_OPEN_FILES + 1),
+    );
+    let (status, v, stderr) = run_program(d, "greedy.wasm", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(v["fault"], "pilot_crash", "{v} {stderr}");
+    assert!(stderr.contains("too many open files"), "{stderr}");
+}
+
+#[test]
 fn modules_that_are_not_wasi_commands_are_refused_before_running() {
     let dir = with_sample("ring");
     let d = dir.path();

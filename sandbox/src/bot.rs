@@ -377,7 +377,7 @@ pub fn spawn_bot(
             time: NO_TIME_LIMIT,
             memory_bytes,
         };
-        let ended = sandbox.run(&program, wasi, seed, limits, Some(watch));
+        let ended = sandbox.run(&program, wasi, seed, limits, Some(watch), Some(log.clone()));
         guest_in.close_reader();
         guest_out.close_writer();
         let (stderr, _) = log.contents();

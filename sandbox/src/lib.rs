@@ -17,6 +17,7 @@
 pub mod bot;
 pub mod files;
 pub mod log;
+mod open_files;
 pub mod pilot;
 pub mod random;
 pub mod wasi;

@@ -41,7 +41,8 @@ impl Log {
         (kept.bytes.clone(), kept.dropped)
     }
 
-    fn append(&self, buf: &[u8]) {
+    /// Adds `buf` (a program's output, or a note of the host's) to the log.
+    pub(crate) fn append(&self, buf: &[u8]) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let room = self.cap.saturating_sub(kept.bytes.len());
         let take = room.min(buf.len());

@@ -75,7 +75,7 @@ pub fn run_pilot(
     let keep = circuit_name.to_owned();
     let watch = Box::new(move || files::check_allowance(&watched, &keep));
     let started = Instant::now();
-    let ended = sandbox.run(program, wasi, seed, limits, Some(watch));
+    let ended = sandbox.run(program, wasi, seed, limits, Some(watch), Some(log.clone()));
     let millis = started.elapsed().as_secs_f64() * 1e3;
     let (log, log_dropped) = log.contents();
     // The allowance is checked once more at the end, so that the verdict does not depend on

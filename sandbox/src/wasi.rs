@@ -21,13 +21,15 @@ use wasmtime::{
 use wasmtime_wasi::I32Exit;
 use wasmtime_wasi::p1::WasiP1Ctx;
 
+use crate::log::Log;
+use crate::open_files::{self, OpenFiles};
 use crate::random::SeededRandom;
 
 /// How often the engine's epoch advances: the granularity of the time limit.
 pub const TICK: Duration = Duration::from_millis(10);
 
 /// The only import module a WASI preview-1 command may use.
-const WASI_MODULE: &str = "wasi_snapshot_preview1";
+pub(crate) const WASI_MODULE: &str = "wasi_snapshot_preview1";
 
 /// How a run may use the machine.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,7 +58,7 @@ pub struct SetupError(String);
 
 /// The data of one run's store: the WASI context and the limits' bookkeeping.
 pub(crate) struct State {
-    wasi: WasiP1Ctx,
+    pub(crate) wasi: WasiP1Ctx,
     /// What `random_get` answers with.
     random: SeededRandom,
     memory: MemoryCap,
@@ -65,6 +67,10 @@ pub(crate) struct State {
     ticks: u64,
     /// Called every few ticks while the program runs; `Err` stops it for breaking a rule.
     watch: Option<Watch>,
+    /// The descriptors it holds open, under [`engine::racetrack::program::MAX_OPEN_FILES`].
+    pub(crate) open_files: OpenFiles,
+    /// Where the host notes what it refused the program (its log), if anywhere.
+    pub(crate) log: Option<Log>,
 }
 
 /// A check of the program's surroundings while it runs (e.g. its directory's allowance).
@@ -194,6 +200,7 @@ impl Sandbox {
         linker
             .func_wrap(WASI_MODULE, "random_get", random_get)
             .map_err(|e| SetupError(e.to_string()))?;
+        open_files::add_to_linker(&mut linker).map_err(|e| SetupError(e.to_string()))?;
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
             let (engine, stop) = (engine.clone(), stop.clone());
@@ -267,7 +274,7 @@ impl Sandbox {
 
     /// Runs `program`'s `_start` with `wasi` as its whole world and `seed` for `random_get`,
     /// under `limits`; `watch` is called every few ticks and stops the program when it returns
-    /// `Err`.
+    /// `Err`; what the host refuses the program is noted in `log`.
     pub(crate) fn run(
         &self,
         program: &Program,
@@ -275,6 +282,7 @@ impl Sandbox {
         seed: u64,
         limits: Limits,
         watch: Option<Watch>,
+        log: Option<Log>,
     ) -> Ended {
         let mut store = Store::new(
             &self.engine,
@@ -288,6 +296,8 @@ impl Sandbox {
                 time: limits.time,
                 ticks: 0,
                 watch,
+                open_files: OpenFiles::default(),
+                log,
             },
         );
         store.limiter(|s| &mut s.memory);

@@ -114,6 +114,8 @@ pub struct World {
     log_dropped: u64,
     /// Whether the directory's allowance applies (pilots; a bot has no directory).
     allowance: bool,
+    /// Whether a `path_open` was refused for too many open files (noted once in the log).
+    refused_open: bool,
 }
 
 /// How much of what a program prints is kept (as natively).
@@ -149,6 +151,7 @@ impl World {
             log_cap: LOG_BYTES,
             log_dropped: 0,
             allowance: false,
+            refused_open: false,
         }
     }
 
@@ -535,12 +538,23 @@ impl World {
         Ok(())
     }
 
-    fn new_fd(&mut self, open: Open) -> Result<u32, Stop> {
+    /// Refuses a `path_open` when the program holds [`MAX_OPEN_FILES`] already (before it
+    /// looks at the path or creates anything, as natively), noting the first refusal in the log
+    /// in the native host's words.
+    fn may_open(&mut self) -> Res {
         // What the program opened, not the standard streams and the directory it was given.
         let opened = self.fds.keys().filter(|&&fd| fd > DIR_FD).count();
-        if opened >= MAX_OPEN_FILES {
-            return Err(errno::MFILE.into());
+        if opened < MAX_OPEN_FILES {
+            return Ok(());
         }
+        if !self.refused_open {
+            self.refused_open = true;
+            self.note(program::open_files_refused().as_bytes());
+        }
+        Err(errno::MFILE.into())
+    }
+
+    fn new_fd(&mut self, open: Open) -> Result<u32, Stop> {
         let fd = (0..)
             .find(|fd| !self.fds.contains_key(fd))
             .unwrap_or(u32::MAX);
@@ -562,6 +576,7 @@ impl World {
         fdflags: i64,
         out: u32,
     ) -> Res {
+        self.may_open()?;
         let name = self.resolve(m, fd, path, len)?;
         let append = fdflags & FDFLAGS_APPEND != 0;
         let open = match name {
@@ -947,6 +962,29 @@ mod tests {
             last = open(&mut w, &mut m, "ring.cir", 0);
         }
         assert_eq!(last, Err(Flow::Errno(errno::MFILE)));
+    }
+
+    #[test]
+    fn the_seventeenth_open_file_is_refused_before_anything_is_created() {
+        let (mut w, mut m) = world();
+        let mut fds = Vec::new();
+        for _ in 0..MAX_OPEN_FILES {
+            fds.push(open(&mut w, &mut m, "ring.cir", 0).unwrap());
+        }
+        for _ in 0..2 {
+            assert_eq!(
+                open(&mut w, &mut m, "new.F1", OFLAGS_CREAT),
+                Err(Flow::Errno(errno::MFILE))
+            );
+        }
+        assert_eq!(w.result("new"), Found::Missing, "nothing was created");
+        // The log says why, once, in the native host's words.
+        let log = String::from_utf8(w.log().0.to_vec()).unwrap();
+        assert_eq!(log, program::open_files_refused());
+        // A close frees a place.
+        let closed = w.call("fd_close", &[i64::from(fds[0])], &mut m, &mut Quiet);
+        assert_eq!(closed, Flow::Errno(0));
+        assert!(open(&mut w, &mut m, "new.F1", OFLAGS_CREAT).is_ok());
     }
 
     #[test]

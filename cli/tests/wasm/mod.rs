@@ -13,6 +13,7 @@ const IMPORTS: &str = r#"
   (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "proc_exit" (func $proc_exit (param i32)))
+  (import "wasi_snapshot_preview1" "fd_close" (func $fd_close (param i32) (result i32)))
   (import "wasi_snapshot_preview1" "path_symlink"
     (func $path_symlink (param i32 i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "poll_oneoff" (func $poll_oneoff (param i32 i32 i32 i32) (result i32)))
@@ -117,6 +118,42 @@ pub fn escape(circuit: &str) -> Vec<u8> {
                 (return)))
             (call $write_file (i32.const 100) (i32.const 9) (i32.const 400) (i32.const {}))"#,
             blocked.len()
+        ),
+    )
+}
+
+/// Opens `circuit` `limit` times without closing it, then checks that one more `path_open`
+/// fails with `EMFILE` (33), that closing one lets it open one again, and writes a one-position
+/// lap from `limited` (`hydra.F1`); any step that goes otherwise traps.
+pub fn hydra(circuit: &str, limit: usize) -> Vec<u8> {
+    let lap = format!("limited\r\n{circuit}\r\n40,4\r\n");
+    module(
+        1,
+        &[
+            (100, b"hydra.F1"),
+            (200, circuit.as_bytes()),
+            (400, lap.as_bytes()),
+        ],
+        &format!(
+            r#"
+            (i32.store (i32.const 2000) (i32.const 0))
+            (loop $again
+              (local.set $fd (call $open_at (i32.const 200) (i32.const {len}) (i32.const 0)))
+              (if (i32.lt_s (local.get $fd) (i32.const 0)) (then unreachable))
+              (i32.store (i32.const 2000) (i32.add (i32.load (i32.const 2000)) (i32.const 1)))
+              (br_if $again (i32.lt_u (i32.load (i32.const 2000)) (i32.const {limit}))))
+            (if (i32.ne (i32.const 33)
+                  (call $path_open (i32.const 3) (i32.const 0) (i32.const 200) (i32.const {len})
+                    (i32.const 0) (i64.const 0x1fffffff) (i64.const 0x1fffffff) (i32.const 0)
+                    (i32.const 1000)))
+              (then unreachable))
+            (if (i32.ne (call $fd_close (local.get $fd)) (i32.const 0)) (then unreachable))
+            (local.set $fd (call $open_at (i32.const 200) (i32.const {len}) (i32.const 0)))
+            (if (i32.lt_s (local.get $fd) (i32.const 0)) (then unreachable))
+            (drop (call $fd_close (local.get $fd)))
+            (call $write_file (i32.const 100) (i32.const 8) (i32.const 400) (i32.const {lap_len}))"#,
+            len = circuit.len(),
+            lap_len = lap.len(),
         ),
     )
 }

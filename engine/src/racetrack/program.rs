@@ -30,6 +30,17 @@ pub const MAX_PILOT_FILES: usize = 2;
 /// over, and a bound on what a program can make its host keep.
 pub const MAX_OPEN_FILES: usize = 16;
 
+/// What a host writes in a pilot's log the first time it refuses to open a file past
+/// [`MAX_OPEN_FILES`] (the program itself gets `EMFILE` from `path_open`, each time): the same
+/// words from every host, so that the log explains the crash or the missing result that usually
+/// follows.
+pub fn open_files_refused() -> String {
+    format!(
+        "quadrille: too many open files: a pilot may hold {MAX_OPEN_FILES} open at once \
+         (besides its standard streams and its directory); path_open fails with EMFILE\n"
+    )
+}
+
 /// Bytes of one WebAssembly page.
 pub const WASM_PAGE_BYTES: u64 = 1 << 16;
 
