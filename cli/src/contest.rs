@@ -1,5 +1,8 @@
-//! `quadrille contest PLAN.toml [--json]`: run a pools contest (spec §8) from a plan (see
-//! [`plan`] for the format), print every pool's table and the final ranking.
+//! `quadrille contest PLAN.toml [--json] [--log FILE | --no-log]`: run a pools contest (spec §8)
+//! from a plan (see [`plan`] for the format), print every pool's table and the final ranking,
+//! and write the contest's log (the judge's line of every lap, spec §5; by default beside the
+//! plan, `PLAN.log`): the same text as the contest page's `.log` export
+//! ([`engine::racetrack::contest::log_text`]).
 //!
 //! Every pilot drives every circuit of its pool; a lap is judged by the same judge as
 //! `testf1`, and a program's run by the same rules as `quadrille pilot`
@@ -12,15 +15,15 @@ mod confine;
 mod plan;
 mod runner;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use engine::racetrack::Circuit;
-use engine::racetrack::contest::{Contest, ContestJson, Entry, LapKey, LapRecord};
+use engine::racetrack::contest::{self, Contest, ContestJson, Entry, LapKey, LapRecord};
 use engine::racetrack::pools::{self, EntrantId};
-use engine::racetrack::program::{self, Stop};
+use engine::racetrack::program::{self, Found, ProgramFault, RunVerdict, Stop};
+use engine::racetrack::{Circuit, f1, judge};
 use sandbox::files;
 
 use crate::out::{out, outln};
@@ -34,6 +37,13 @@ pub struct Args {
     /// Print the whole contest as JSON.
     #[arg(long)]
     json: bool,
+    /// Where to write the contest's log (the judge's line of every lap, as the contest page
+    /// exports it) [default: the plan's path with extension `.log`].
+    #[arg(long, value_name = "FILE", conflicts_with = "no_log")]
+    log: Option<PathBuf>,
+    /// Do not write the contest's log.
+    #[arg(long)]
+    no_log: bool,
 }
 
 /// The WebAssembly sandbox and the entrants' checked programs, when the plan has any.
@@ -92,27 +102,50 @@ struct Runner {
 }
 
 impl Runner {
-    /// Entrant `pilot`'s lap on entrant `owner`'s circuit.
-    fn lap(&self, LapKey { pilot, owner }: LapKey) -> anyhow::Result<LapRecord> {
+    /// Entrant `pilot`'s lap on entrant `owner`'s circuit, and its line in the contest's log.
+    fn lap(&self, key: LapKey) -> anyhow::Result<(LapRecord, String)> {
+        let LapKey { pilot, owner } = key;
         let circuit = &self.circuits[owner];
         let target = &self.plan.entrants[owner];
+        let entrant = &self.plan.entrants[pilot];
         let name = target.circuit_name.as_str();
-        Ok(match &self.plan.entrants[pilot].pilot {
-            PilotSource::Builtin(p) => LapRecord::flown(
-                name,
-                circuit,
-                p.fly(circuit)
-                    .as_ref()
-                    .map(|lap| lap.positions())
-                    .map_err(|e| e.to_string()),
-            ),
+        let date = crate::racetrack::clock::now_utc();
+        // The verdict, the result file's name and what it held, for the record and the log.
+        let (verdict, result_file, file) = match &entrant.pilot {
+            PilotSource::Builtin(p) => {
+                let result_file = f1::result_file_name(p.name());
+                match p.fly(circuit) {
+                    Ok(lap) => {
+                        let file = lap.to_f1(p.name(), name).into_bytes();
+                        let verdict = judge::judge_positions(circuit, lap.positions());
+                        (RunVerdict::Judged(verdict), result_file, Some(file))
+                    }
+                    Err(e) => {
+                        let record = LapRecord::failed(name, "no_result", e.to_string());
+                        let verdict = RunVerdict::Program(ProgramFault::NoResult);
+                        let line =
+                            contest::log_line(&entrant.name, &result_file, &verdict, None, &date);
+                        return Ok((record, line));
+                    }
+                }
+            }
             // Result files computed beforehand are read like a program's: a link, a FIFO or a
             // device is not a result file (spec §8).
             PilotSource::Results(given) => {
-                let found = files::read_result(given.get(name).map(PathBuf::as_path));
-                LapRecord::ran(name, &program::verdict(circuit, &Stop::Exited, &found))
+                let path = given.get(name).map(PathBuf::as_path);
+                let found = files::read_result(path);
+                let result_file = path
+                    .and_then(|p| p.file_name())
+                    .map_or_else(|| "-".to_owned(), |n| n.to_string_lossy().into_owned());
+                let verdict = program::verdict(circuit, &Stop::Exited, &found);
+                (verdict, result_file, bytes_of(found))
             }
             PilotSource::Command { program: exe, args } => {
+                let stem = exe
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let result_file = f1::result_file_name(&stem);
                 match runner::run_pilot(
                     exe,
                     args,
@@ -122,10 +155,16 @@ impl Runner {
                     self.confine,
                 )? {
                     RunEnd::Ran { stop, found } => {
-                        LapRecord::ran(name, &program::verdict(circuit, &stop, &found))
+                        let verdict = program::verdict(circuit, &stop, &found);
+                        (verdict, result_file, bytes_of(found))
                     }
                     RunEnd::NotStarted(why) => {
-                        LapRecord::failed(name, "pilot_crash", format!("cannot start: {why}"))
+                        let message = format!("cannot start: {why}");
+                        let record = LapRecord::failed(name, "pilot_crash", message.clone());
+                        let verdict = RunVerdict::Program(ProgramFault::Crash { message });
+                        let line =
+                            contest::log_line(&entrant.name, &result_file, &verdict, None, &date);
+                        return Ok((record, line));
                     }
                 }
             }
@@ -138,17 +177,36 @@ impl Runner {
                     time: self.plan.limits.time,
                     memory_bytes: self.plan.limits.memory_bytes,
                 };
+                let program = &programs.by_entrant[&pilot];
                 let run = sandbox::run_pilot(
                     &programs.sandbox,
-                    &programs.by_entrant[&pilot],
+                    program,
                     &self.circuit_files[owner],
                     name,
                     limits,
                     self.plan.seed,
                 )?;
-                LapRecord::ran(name, &program::verdict(circuit, &run.stop, &run.found))
+                let verdict = program::verdict(circuit, &run.stop, &run.found);
+                let result_file = f1::result_file_name(program.stem());
+                (verdict, result_file, bytes_of(run.found))
             }
-        })
+        };
+        let line = contest::log_line(
+            &entrant.name,
+            &result_file,
+            &verdict,
+            file.as_deref(),
+            &date,
+        );
+        Ok((LapRecord::ran(name, &verdict), line))
+    }
+}
+
+/// The bytes of a result file that was read.
+fn bytes_of(found: Found) -> Option<Vec<u8>> {
+    match found {
+        Found::Bytes(bytes) => Some(bytes),
+        _ => None,
     }
 }
 
@@ -207,18 +265,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         confine,
     };
     // The engine says which laps each round still needs; a lap is run once.
-    let json = loop {
+    let mut lines = BTreeMap::new();
+    let played = (|| loop {
         let progress = contest.progress();
         if progress.current.is_none() {
-            break contest
+            return contest
                 .report()
-                .context("internal error: a finished contest has a report")?;
+                .context("internal error: a finished contest has a report");
         }
         for key in progress.needed {
-            let lap = runner.lap(key)?;
+            let (lap, line) = runner.lap(key)?;
             contest.record(key, lap);
+            lines.insert(key, line);
         }
-    };
+    })();
+    // The laps run so far are logged even when the contest could not go on.
+    if !args.no_log {
+        let path = args
+            .log
+            .clone()
+            .unwrap_or_else(|| args.file.with_extension("log"));
+        let text = contest::log_text(lines.iter().map(|(&key, line)| (key, line.as_str())));
+        std::fs::write(&path, text)
+            .with_context(|| format!("{}: cannot write the contest's log", path.display()))?;
+    }
+    let json = played?;
     if args.json {
         outln!("{}", serde_json::to_string(&json)?)?;
     } else {

@@ -2,7 +2,7 @@
 //! contest, as thin shells over `engine::racetrack`.
 
 mod animate;
-mod clock;
+pub(crate) mod clock;
 
 use std::fs;
 use std::io::{IsTerminal, Write};

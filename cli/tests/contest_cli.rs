@@ -272,9 +272,107 @@ fn bad_plans_are_errors_naming_the_entrant() {
 }
 
 #[test]
+fn the_contest_log_holds_the_judges_line_of_every_lap_in_the_standings() {
+    let dir = testkit::scratch_dir("cli");
+    let d = dir.path();
+    write_sample(d, "ring", "ring.cir");
+    write_sample(d, "narrow", "narrow.cir");
+    write_sample(d, "traps", "traps.cir");
+    wasm::save(d, "crash.wasm", &wasm::module(1, &[], "unreachable"));
+    fs::write(
+        d.join("plan.toml"),
+        r#"
+time_limit_secs = 5
+
+[[entrant]]
+name = "Opt"
+circuit = "ring.cir"
+builtin = "optimal"
+
+[[entrant]]
+name = "Crash"
+circuit = "narrow.cir"
+wasm = "crash.wasm"
+
+[[entrant]]
+name = "Demo"
+circuit = "traps.cir"
+builtin = "demo"
+"#,
+    )
+    .unwrap();
+    let c = run_json(d, "plan.toml");
+    // Beside the plan, as `<circuit>.log` is beside the circuit.
+    let log = fs::read_to_string(d.join("plan.log")).expect("quadrille contest writes plan.log");
+    let lines: Vec<Vec<&str>> = log.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(log.ends_with('\n'));
+    // One line per lap of the standings, in the judge's format (spec §5): pilot, result file,
+    // verdict, moves, time, speed, date; circuit by circuit, pilots in order of submission.
+    let pool = &c["rounds"][0]["pools"][0];
+    let circuits: Vec<&str> = pool["circuits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(circuits, ["ring.cir", "narrow.cir", "traps.cir"]);
+    assert_eq!(lines.len(), 9, "{log}");
+    for (i, fields) in lines.iter().enumerate() {
+        assert_eq!(fields.len(), 7, "{fields:?}");
+        let (pilot, circuit) = (["Opt", "Crash", "Demo"][i % 3], i / 3);
+        assert_eq!(fields[0], pilot, "{log}");
+        let lap = &standing(pool, pilot)["laps"][circuit];
+        assert_eq!(lap["circuit"], circuits[circuit]);
+        match pilot {
+            "Crash" => {
+                assert_eq!(fields[1], "crash.F1");
+                assert_eq!(fields[2], "pilot_crash");
+                assert_eq!(fields[3..6], ["-", "-", "-"]);
+            }
+            _ => {
+                let builtin = if pilot == "Opt" { "optimal" } else { "demo" };
+                assert_eq!(fields[1], format!("{builtin}.F1"));
+                assert_eq!(fields[2], "valid");
+                assert_eq!(fields[3], lap["moves"].to_string());
+                assert_eq!(fields[4], format!("{:.2}", lap["time"].as_f64().unwrap()));
+                assert_eq!(fields[5], format!("{:.1}", lap["speed"].as_f64().unwrap()));
+            }
+        }
+        // `YYYY-MM-DD HH:MM:SS`
+        assert_eq!(fields[6].len(), 19, "{}", fields[6]);
+    }
+    // Elsewhere with --log, or not at all with --no-log.
+    fs::remove_file(d.join("plan.log")).unwrap();
+    assert_success(&run_in(
+        d,
+        &["contest", "plan.toml", "--log", "elsewhere.log"],
+    ));
+    assert_eq!(
+        fs::read_to_string(d.join("elsewhere.log"))
+            .unwrap()
+            .lines()
+            .count(),
+        9
+    );
+    assert_success(&run_in(d, &["contest", "plan.toml", "--no-log"]));
+    assert!(!d.join("plan.log").exists());
+}
+
+#[test]
 fn the_example_plan_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let c = run_json(root, "examples/contest/plan.toml");
+    // Without a log: the example's directory is the repository's.
+    let out = run_in(
+        root,
+        &[
+            "contest",
+            "examples/contest/plan.toml",
+            "--json",
+            "--no-log",
+        ],
+    );
+    assert_success(&out);
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(c["ranking"][0]["name"], "Optimal");
     assert_eq!(c["ranking"][2]["name"], "Stubborn");
 }

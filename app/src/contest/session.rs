@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 
-use engine::racetrack::contest::{Contest, Entry, EntryError, LapKey, LapRecord, Progress};
+use engine::racetrack::contest::{self, Contest, Entry, EntryError, LapKey, LapRecord, Progress};
 use engine::racetrack::f1::{self, ResultFile};
 use engine::racetrack::pilot::Pilot;
 use engine::racetrack::program::{self, Found, RunVerdict, Stop};
-use engine::racetrack::{Circuit, LineEnding, Pos, conformity, log, samples};
+use engine::racetrack::{Circuit, LineEnding, Pos, conformity, samples};
 use serde::{Deserialize, Serialize};
 
 use crate::lab::lap::JudgedLap;
@@ -416,11 +416,7 @@ impl Session {
     /// The judge's log of every lap run: one line per lap (`engine::racetrack::log`), circuit
     /// by circuit in order of submission, pilots in the same order.
     pub fn log(&self) -> String {
-        let mut keys: Vec<&LapKey> = self.kept.keys().collect();
-        keys.sort_by_key(|k| (k.owner, k.pilot));
-        keys.into_iter()
-            .map(|k| format!("{}\n", self.kept[k].log))
-            .collect()
+        contest::log_text(self.kept.iter().map(|(&key, lap)| (key, lap.log.as_str())))
     }
 
     /// Every lap known on entrant `owner`'s circuit, with the pilot's entrant index, judged
@@ -500,8 +496,8 @@ impl Session {
                     )),
                     Err(_) => RunVerdict::Program(program::ProgramFault::NoResult),
                 };
-                let moves = lap.as_ref().ok().map(|p| p.len().saturating_sub(1));
-                let log = log::run_line(&entrant.name, &result_file, moves, &verdict, date);
+                let log =
+                    contest::log_line(&entrant.name, &result_file, &verdict, file.as_deref(), date);
                 (record, log, file)
             }
             RunOutput::Program { stop, found } => {
@@ -510,11 +506,8 @@ impl Session {
                     Found::Bytes(bytes) => Some(bytes),
                     _ => None,
                 };
-                let moves = file
-                    .as_deref()
-                    .and_then(|b| ResultFile::parse(b).ok())
-                    .map(|f| f.positions.len().saturating_sub(1));
-                let log = log::run_line(&entrant.name, &result_file, moves, &verdict, date);
+                let log =
+                    contest::log_line(&entrant.name, &result_file, &verdict, file.as_deref(), date);
                 (LapRecord::ran(circuit_name, &verdict), log, file)
             }
         };

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::Circuit;
+use super::f1::ResultFile;
 use super::judge::{self, Verdict};
 use super::physics::Pos;
 use super::pools::{
@@ -446,9 +447,73 @@ impl ContestJson {
     }
 }
 
+/// A lap's line in the contest's log: the judge's line (spec §5, [`super::log::run_line`]) of
+/// `pilot`'s run, whose result file `result_file` held `file` (its moves are counted when the
+/// file is readable), judged at `date`.
+pub fn log_line(
+    pilot: &str,
+    result_file: &str,
+    verdict: &RunVerdict,
+    file: Option<&[u8]>,
+    date: &str,
+) -> String {
+    let moves = file
+        .and_then(|bytes| ResultFile::parse(bytes).ok())
+        .map(|f| f.positions.len().saturating_sub(1));
+    super::log::run_line(pilot, result_file, moves, verdict, date)
+}
+
+/// The contest's log, as `quadrille contest` writes it and the contest page exports it: the line
+/// of every lap run ([`log_line`]), circuit by circuit in order of submission, the pilots in the
+/// same order on each circuit, each line ending in `\n`. The standings are the report's
+/// ([`ContestJson`]); the log is the judge's record of each lap.
+pub fn log_text<'a>(lines: impl IntoIterator<Item = (LapKey, &'a str)>) -> String {
+    let mut lines: Vec<(LapKey, &str)> = lines.into_iter().collect();
+    lines.sort_by_key(|(key, _)| (key.owner, key.pilot));
+    lines
+        .into_iter()
+        .map(|(_, line)| format!("{line}\n"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::racetrack::program::ProgramFault;
+
+    #[test]
+    fn the_log_has_a_judges_line_per_lap_circuit_by_circuit() {
+        let valid = b"alice\r\nc0.cir\r\n40,4\r\n41,4\r\n".to_vec();
+        let line = log_line(
+            "Alice",
+            "alice.F1",
+            &RunVerdict::Program(ProgramFault::NoResult),
+            Some(&valid),
+            "2026-12-02 04:00:00",
+        );
+        assert_eq!(
+            line,
+            "Alice\talice.F1\tno_result\t1\t-\t-\t2026-12-02 04:00:00"
+        );
+        let crashed = log_line(
+            "Bob",
+            "bob.F1",
+            &RunVerdict::Program(ProgramFault::Crash {
+                message: "unreachable".into(),
+            }),
+            None,
+            "d",
+        );
+        assert_eq!(crashed, "Bob\tbob.F1\tpilot_crash\t-\t-\t-\td");
+        let key = |pilot, owner| LapKey { pilot, owner };
+        let text = log_text([
+            (key(0, 1), "p0 on c1"),
+            (key(1, 0), "p1 on c0"),
+            (key(0, 0), "p0 on c0"),
+        ]);
+        assert_eq!(text, "p0 on c0\np1 on c0\np0 on c1\n");
+        assert_eq!(log_text([]), "");
+    }
 
     fn entries(n: usize) -> Vec<Entry> {
         (0..n)
