@@ -1,5 +1,5 @@
 //! `quadrille pilot FILE.cir [--pilot optimal|demo|PATH.wasm] [-o OUT.f1] [--name NAME]
-//! [--json] [--time-limit SECS] [--memory-limit MIB] [--seed N]`: run a built-in pilot, or a
+//! [--json] [--time-limit SECS] [--memory-limit MIB] [--seed N | --random]`: run a built-in pilot, or a
 //! pilot program compiled to WebAssembly (a WASI preview-1 command, spec §7), on a circuit,
 //! write its result file (which `quadrille testf1` accepts) and, for a program, judge its lap.
 //!
@@ -45,8 +45,13 @@ pub struct Args {
     #[arg(long, value_name = "MIB")]
     memory_limit: Option<f64>,
     /// The seed of a program's `random_get` [default: 0].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "random")]
     seed: Option<u64>,
+    /// Real randomness for a program's `random_get`: a seed drawn from the operating system,
+    /// told on standard error (and as `"seed"` with `--json`) so that the run can be repeated
+    /// with `--seed`.
+    #[arg(long)]
+    random: bool,
 }
 
 /// `--json` output of a built-in pilot, fields in this order.
@@ -71,6 +76,9 @@ struct ProgramJson {
     message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
+    /// The seed drawn for `--random`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
 }
 
 /// The `--pilot` values.
@@ -101,8 +109,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         PilotChoice::Builtin(pilot) => *pilot,
         PilotChoice::Program(path) => return run_program(&args, path),
     };
-    if args.time_limit.is_some() || args.memory_limit.is_some() || args.seed.is_some() {
-        bail!("--time-limit, --memory-limit and --seed are for pilot programs (--pilot PATH.wasm)");
+    if args.time_limit.is_some()
+        || args.memory_limit.is_some()
+        || args.seed.is_some()
+        || args.random
+    {
+        bail!(
+            "--time-limit, --memory-limit, --seed and --random are for pilot programs \
+             (--pilot PATH.wasm)"
+        );
     }
     let circuit = read_conforming(&args.file)?;
     let started = Instant::now();
@@ -181,13 +196,20 @@ fn run_program(args: &Args, path: &Path) -> anyhow::Result<ExitCode> {
     let program = sandbox
         .load(&wasm, &file_name(path))
         .with_context(|| path.display().to_string())?;
+    let seed = if args.random {
+        let seed = random_seed();
+        eprintln!("quadrille: random seed {seed} (--seed {seed} repeats this run)");
+        seed
+    } else {
+        args.seed.unwrap_or(0)
+    };
     let run = sandbox::run_pilot(
         &sandbox,
         &program,
         &circuit_bytes,
         &circuit_name,
         limits,
-        args.seed.unwrap_or(0),
+        seed,
     )?;
     let stem = program.stem();
     if !run.log.is_empty() {
@@ -230,6 +252,7 @@ fn run_program(args: &Args, path: &Path) -> anyhow::Result<ExitCode> {
             millis: run.millis,
             message: (!verdict.is_valid()).then(|| verdict.to_string()),
             line,
+            seed: args.random.then_some(seed),
         };
         outln!("{}", serde_json::to_string(&json)?)?;
     } else {
@@ -256,6 +279,15 @@ fn run_program(args: &Args, path: &Path) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// 64 bits from the operating system's random source: a hash under the keys of this process's
+/// first [`RandomState`], which the standard library draws from that source.
+///
+/// [`RandomState`]: std::hash::RandomState
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    RandomState::new().hash_one(())
 }
 
 /// The last component of `path`, as the program sees it.

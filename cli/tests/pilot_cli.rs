@@ -361,6 +361,43 @@ fn a_pilot_cannot_read_or_link_outside_its_directory() {
 }
 
 #[test]
+fn a_secret_beside_the_pilots_directory_stays_unread() {
+    // The pilot's directory is made in TMPDIR: a secret planted there is one `..` away.
+    let dir = with_sample("ring");
+    let d = dir.path();
+    let tmp = d.join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let secret = tmp.join("secret.txt");
+    fs::write(&secret, "TOP-SECRET-7f3a\n").unwrap();
+    let absolute = secret.to_str().unwrap();
+    wasm::save(
+        d,
+        "escape.wasm",
+        &wasm::escape_to("ring.cir", "../secret.txt", absolute),
+    );
+    let out = common::quadrille(&["pilot", "ring.cir", "--pilot", "escape.wasm", "--json"])
+        .current_dir(d)
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Every attempt failed inside the sandbox (an error the pilot saw, not a crash): it went on
+    // to write its "blocked" lap.
+    assert_eq!(v["fault"], "did_not_finish", "{v}");
+    let written = fs::read_to_string(d.join("escape.F1")).unwrap();
+    assert!(written.starts_with("blocked"), "{written}");
+    assert!(!written.contains("TOP-SECRET"));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("TOP-SECRET"));
+    // The pilot's directory is gone, and the secret was left alone.
+    let left: Vec<_> = fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["secret.txt"]);
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "TOP-SECRET-7f3a\n");
+}
+
+#[test]
 fn a_pilot_holds_at_most_sixteen_files_open_as_in_the_page() {
     use engine::racetrack::program::{MAX_OPEN_FILES, open_files_refused};
     let dir = with_sample("ring");
@@ -478,6 +515,37 @@ fn random_get_is_seeded_by_the_run() {
     assert_eq!(printed("0"), "afcd1d7b39a820e2");
     assert_eq!(printed("0"), printed("0"));
     assert_ne!(printed("1"), printed("0"));
+    // Real randomness: a seed drawn for the run, told so that --seed repeats it.
+    let random = |_| {
+        let (_, v, stderr) = run_program(d, "dice.wasm", &["--random"]);
+        let seed = v["seed"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no seed in {v}"));
+        assert!(stderr.contains(&format!("--seed {seed}")), "{stderr}");
+        let bytes = stderr.lines().find(|l| l.len() == 16).unwrap().to_owned();
+        (seed, bytes)
+    };
+    let draws: Vec<(u64, String)> = (0..3).map(random).collect();
+    assert!(
+        draws[0].0 != draws[1].0 || draws[1].0 != draws[2].0,
+        "{draws:?}"
+    );
+    for (seed, bytes) in &draws {
+        assert_eq!(&printed(&seed.to_string()), bytes);
+    }
+    let both = run_in(
+        d,
+        &[
+            "pilot",
+            "ring.cir",
+            "--pilot",
+            "dice.wasm",
+            "--seed",
+            "1",
+            "--random",
+        ],
+    );
+    assert_eq!(code(&both), 2, "--seed and --random exclude each other");
 }
 
 #[test]
