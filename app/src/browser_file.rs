@@ -73,3 +73,15 @@ pub async fn read(file: File) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("{} cannot be read: {e:?}", file.name()))?;
     Ok(Uint8Array::new(&buffer).to_vec())
 }
+
+/// Reads files as bytes, with their names, in order; unreadable ones are left out.
+pub async fn read_all(files: Vec<File>) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for file in files {
+        let name = file.name();
+        if let Ok(bytes) = read(file).await {
+            out.push((name, bytes));
+        }
+    }
+    out
+}

@@ -1,5 +1,6 @@
-//! What the lab keeps in the browser's `localStorage`: one results log per circuit. Storage that
-//! is missing or refuses (private mode, quota) only loses the log's persistence, never a verdict.
+//! What the lab keeps in the browser's `localStorage`: one results log per circuit, and how it
+//! runs pilot programs ([`PROGRAMS_KEY`]). Storage that is missing or refuses (private mode,
+//! quota) only loses the persistence, never a verdict.
 
 use super::results::ResultsLog;
 
@@ -34,6 +35,19 @@ impl NoStorage {
     fn remove_item(&self, _key: &str) -> Result<(), ()> {
         Ok(())
     }
+}
+
+/// The storage key of the pilot programs' settings (time limit, seed, randomness).
+pub const PROGRAMS_KEY: &str = "quadrille.lab.programs";
+
+/// The text stored under `key`, if any.
+pub fn load_text(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores `text` under `key`; `false` when the browser refused.
+pub fn save_text(key: &str, text: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(key, text).is_ok())
 }
 
 /// The stored log of `circuit` (empty when there is none).

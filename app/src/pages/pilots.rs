@@ -20,7 +20,7 @@ use crate::lab::draw::{self, Scene};
 use crate::lab::lap::JudgedLap;
 use crate::lab::panels::{CircuitPicker, LapInputs, LapList, Ranking, ReplayBar, VerdictCard};
 use crate::lab::plot;
-use crate::lab::programs::{self, ProgramRun, Programs, RunState};
+use crate::lab::programs::{self, ProgramRun, Programs, RunState, Settings};
 use crate::lab::session::{Effect, Input, Lab, Source, Track};
 use crate::lab::storage;
 use crate::lab::worker::PilotRunner;
@@ -39,7 +39,7 @@ pub enum Msg {
     WasmRead(Vec<(String, Vec<u8>)>),
     /// What the run `index` of `runs` says.
     WasmEvent(usize, PilotEvent),
-    TimeLimit(f64),
+    Settings(Settings),
     Key(KeyboardEvent),
     Pointer(PointerEvent),
     Redraw,
@@ -55,8 +55,8 @@ pub struct Pilots {
     listeners: Vec<EventListener>,
     /// Pilot programs run on this page, in order.
     runs: Vec<ProgramRun>,
-    /// Their time limit, in seconds.
-    time_limit: f64,
+    /// How they run: time limit, seed, randomness.
+    settings: Settings,
     /// Ticks the progress lines while a program runs.
     progress: Option<Interval>,
 }
@@ -72,19 +72,6 @@ fn page_ms() -> f64 {
 fn now() -> String {
     let iso: String = js_sys::Date::new_0().to_iso_string().into();
     iso.get(..19).unwrap_or(&iso).replace('T', " ")
-}
-
-/// Reads files as bytes (Latin-1 names in `.f1` files must survive); unreadable ones are left
-/// out.
-async fn read_files(files: Vec<File>) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for file in files {
-        let name = file.name();
-        if let Ok(bytes) = browser_file::read(file).await {
-            out.push((name, bytes));
-        }
-    }
-    out
 }
 
 impl Pilots {
@@ -163,18 +150,19 @@ impl Pilots {
             return;
         };
         let limits = PilotLimits {
-            time_secs: self.time_limit,
+            time_secs: self.settings.time_limit,
             ..PilotLimits::default()
         };
         for (file_name, module) in files {
             let index = self.runs.len();
+            let seed = self.settings.seed_for_run();
             let spec = PilotSpec {
                 file_name: file_name.clone(),
                 module,
                 circuit_name: format!("{}.cir", track.name),
                 circuit: track.text.as_bytes().to_vec(),
                 limits,
-                seed: 0,
+                seed,
             };
             self.runs.push(ProgramRun {
                 name: crate::lab::session::stem(&file_name),
@@ -182,6 +170,7 @@ impl Pilots {
                 circuit: track.circuit.clone(),
                 handle: None,
                 printed: String::new(),
+                seed,
             });
             // Its events arrive later, as messages: the row is there to take them.
             let on_event = ctx.link().callback(move |e| Msg::WasmEvent(index, e));
@@ -251,7 +240,7 @@ impl Component for Pilots {
             plot: NodeRef::default(),
             listeners: resize.into_iter().collect(),
             runs: Vec::new(),
-            time_limit: PilotLimits::default().time_secs,
+            settings: Settings::load(),
             progress: None,
         }
     }
@@ -276,7 +265,9 @@ impl Component for Pilots {
             Msg::CirFiles(files) => {
                 let link = ctx.link().clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Some((name, bytes)) = read_files(files).await.into_iter().next() {
+                    if let Some((name, bytes)) =
+                        browser_file::read_all(files).await.into_iter().next()
+                    {
                         link.send_message(Msg::Input(Input::CirRead { name, bytes }));
                     }
                 });
@@ -285,7 +276,9 @@ impl Component for Pilots {
             Msg::F1Files(files) => {
                 let link = ctx.link().clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    link.send_message(Msg::Input(Input::F1Read(read_files(files).await)));
+                    link.send_message(Msg::Input(Input::F1Read(
+                        browser_file::read_all(files).await,
+                    )));
                 });
                 Input::DragOver(false)
             }
@@ -293,7 +286,7 @@ impl Component for Pilots {
             Msg::WasmFiles(files) => {
                 let link = ctx.link().clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    link.send_message(Msg::WasmRead(read_files(files).await));
+                    link.send_message(Msg::WasmRead(browser_file::read_all(files).await));
                 });
                 return false;
             }
@@ -305,8 +298,9 @@ impl Component for Pilots {
                 Some(input) => input,
                 None => return true,
             },
-            Msg::TimeLimit(secs) => {
-                self.time_limit = secs;
+            Msg::Settings(settings) => {
+                self.settings = settings;
+                settings.save();
                 return true;
             }
             Msg::Key(event) => {
@@ -364,9 +358,9 @@ impl Component for Pilots {
                         on_input={on_input.clone()} on_files={link.callback(Msg::F1Files)} />
                     <Programs has_circuit={track.is_some()}
                         runs={programs::rows(&self.runs, page_ms())}
-                        time_limit={self.time_limit}
+                        settings={self.settings}
                         on_files={link.callback(Msg::WasmFiles)}
-                        on_time_limit={link.callback(Msg::TimeLimit)} />
+                        on_settings={link.callback(Msg::Settings)} />
                     <LapList laps={lab.shared_laps()} focus={lab.focus()} on_input={on_input.clone()} />
                 </aside>
                 <section class="lab-main">

@@ -89,23 +89,29 @@ pub fn save(dir: &Path, file: &str, module: &[u8]) -> PathBuf {
 /// and to link its result file there. If a read works, what it read becomes `escape.F1`;
 /// otherwise it writes a one-position lap that says `blocked`.
 pub fn escape(circuit: &str) -> Vec<u8> {
+    escape_to(circuit, "../../../../../../etc/passwd", "/etc/passwd")
+}
+
+/// [`escape`] aimed at another file: `relative` (a path through `..`) and `absolute`, then a
+/// link `link.F1` to `absolute`, each opened and, if it opens, read into `escape.F1`.
+pub fn escape_to(circuit: &str, relative: &str, absolute: &str) -> Vec<u8> {
     let blocked = format!("blocked\r\n{circuit}\r\n40,4\r\n");
     module(
         1,
         &[
             (100, b"escape.F1"),
-            (200, b"../../../../../../etc/passwd"),
-            (300, b"/etc/passwd"),
-            (400, blocked.as_bytes()),
+            (200, relative.as_bytes()),
+            (300, absolute.as_bytes()),
             (600, b"link.F1"),
+            (700, blocked.as_bytes()),
         ],
         &format!(
             r#"
-            (drop (call $path_symlink (i32.const 300) (i32.const 11) (i32.const 3)
+            (drop (call $path_symlink (i32.const 300) (i32.const {abs}) (i32.const 3)
               (i32.const 600) (i32.const 7)))
-            (local.set $fd (call $open_at (i32.const 200) (i32.const 28) (i32.const 0)))
+            (local.set $fd (call $open_at (i32.const 200) (i32.const {rel}) (i32.const 0)))
             (if (i32.lt_s (local.get $fd) (i32.const 0))
-              (then (local.set $fd (call $open_at (i32.const 300) (i32.const 11) (i32.const 0)))))
+              (then (local.set $fd (call $open_at (i32.const 300) (i32.const {abs}) (i32.const 0)))))
             (if (i32.lt_s (local.get $fd) (i32.const 0))
               (then (local.set $fd (call $open_at (i32.const 600) (i32.const 7) (i32.const 0)))))
             (if (i32.ge_s (local.get $fd) (i32.const 0))
@@ -116,8 +122,10 @@ pub fn escape(circuit: &str) -> Vec<u8> {
                 (call $write_file (i32.const 100) (i32.const 9) (i32.const 4096)
                   (i32.load (i32.const 1016)))
                 (return)))
-            (call $write_file (i32.const 100) (i32.const 9) (i32.const 400) (i32.const {}))"#,
-            blocked.len()
+            (call $write_file (i32.const 100) (i32.const 9) (i32.const 700) (i32.const {}))"#,
+            blocked.len(),
+            rel = relative.len(),
+            abs = absolute.len(),
         ),
     )
 }
