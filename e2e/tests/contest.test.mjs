@@ -108,8 +108,13 @@ async function cliContest(page, programs) {
     maxBuffer: 1 << 26,
   }));
   reports.set(plan, report);
+  // `quadrille contest` also wrote the contest's log beside the plan.
+  cliLogs.set(report, readFileSync(join(dir, 'plan.log'), 'utf8'));
   return report;
 }
+
+// The log `quadrille contest` wrote, by its report.
+const cliLogs = new WeakMap();
 
 async function standings(page) {
   return page.$$eval('[data-testid="standing"]', (rows) =>
@@ -138,6 +143,9 @@ async function assertSameAsCli(page, cli) {
   const valid = cli.pilots.reduce((sum, p) => sum + p.valid, 0);
   assert.equal(log.filter((line) => line.split('\t')[2] === 'valid').length, valid);
   for (const line of log) assert.equal(line.split('\t').length, 7, line);
+  // The CLI's log is the same file, but for the dates the laps were judged at.
+  const undated = (lines) => lines.map((line) => line.split('\t').slice(0, 6).join('\t'));
+  assert.deepEqual(undated(log), undated(cliLogs.get(cli).trimEnd().split('\n')));
 }
 
 test('13 pilot programs race two pools then a final, as the CLI does', { timeout: 1_500_000 }, async () => {
