@@ -372,7 +372,8 @@ fn classify(e: &wasmtime::Error) -> Ended {
         None => {}
     }
     if let Some(trap) = e.downcast_ref::<Trap>() {
-        return Ended::Trapped(format!("wasm trap: {trap}"));
+        // A trap says `wasm trap: …` itself.
+        return Ended::Trapped(trap.to_string());
     }
     Ended::Trapped(root_cause(e))
 }
