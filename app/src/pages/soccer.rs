@@ -128,7 +128,12 @@ impl Component for Soccer {
             }
             Msg::Start => self.start(ctx, None),
             Msg::EngineReady => self.session.ready(at),
-            Msg::Delivered(d) => self.session.delivered(d.token, d.side, &d.turn, at.now),
+            Msg::Delivered(d) => {
+                if let Some(win) = d.win {
+                    self.session.estimated(d.token, d.side, win);
+                }
+                self.session.delivered(d.token, d.side, &d.turn, at.now)
+            }
             Msg::Forfeit(side, outcome) => self.session.forfeit(side, outcome),
             Msg::Canvas(CanvasEvent::Key(event)) => {
                 if !self.field.key(&event, &mut self.session, at) {

@@ -226,6 +226,7 @@ fn settle(state: &Rc<RefCell<State>>) {
                             token,
                             side,
                             turn: turn.digits().to_vec(),
+                            win: None,
                         };
                         outbox.push(Box::new(move || deliver.emit(delivery)));
                     }
@@ -283,6 +284,7 @@ fn ending(s: &mut State, end: End, turns: &[RecordTurn]) -> Option<Box<dyn FnOnc
                 .last()
                 .map(|t| t.payload().to_vec())
                 .unwrap_or_default(),
+            win: None,
         };
         return Some(Box::new(move || deliver.emit(delivery)));
     }

@@ -67,13 +67,16 @@ impl PlayerKind {
 }
 
 /// A turn delivered by a player.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Delivery {
     /// The [`TurnRequest::token`] it answers; the referee drops deliveries to stale requests.
     pub token: u64,
     pub side: Side,
     /// The digits of the turn (the protocol's payload).
     pub turn: Vec<u8>,
+    /// The player's own chance of winning after this turn, when it says (the engine does, from
+    /// its search; a board or a person does not): the win bar shows it.
+    pub win: Option<f64>,
 }
 
 /// The referee asking a player for a turn.
@@ -268,11 +271,16 @@ impl Player for EnginePlayer {
         } = request;
         let reply = Callback::from(move |answer: Answer| {
             // A refusal delivers an empty turn: the referee judges it (an incomplete turn).
-            let turn = match answer {
-                Answer::Turn { turn, .. } => turn.into_bytes(),
-                _ => Vec::new(),
+            let (turn, win) = match answer {
+                Answer::Turn { turn, win, .. } => (turn.into_bytes(), Some(win)),
+                _ => (Vec::new(), None),
             };
-            deliver.emit(Delivery { token, side, turn });
+            deliver.emit(Delivery {
+                token,
+                side,
+                turn,
+                win,
+            });
         });
         let id = match self.game {
             Some(game) => (self.link).ask_in_game(game, &record, self.level, self.seed, reply),

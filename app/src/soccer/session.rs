@@ -77,6 +77,9 @@ struct Live {
     token: u64,
     /// How long the previous turn of each side took (ms), for the clock display.
     last_took: BySide<Option<u64>>,
+    /// The last estimate a player gave with its turn: Red's chance once that many turns are
+    /// complete.
+    estimate: Option<(usize, f64)>,
 }
 
 /// The position shown while scrubbing through the history.
@@ -185,6 +188,7 @@ impl Session {
             phase: Phase::Starting,
             token: 0,
             last_took: BySide::default(),
+            estimate: None,
         });
         self.advance(at);
     }
@@ -198,6 +202,7 @@ impl Session {
             phase: Phase::Review,
             token: 0,
             last_took: BySide::default(),
+            estimate: None,
         });
     }
 
@@ -245,6 +250,21 @@ impl Session {
                 record: live.recorded.record(),
             });
         }
+    }
+
+    /// A player's own chance of winning after the turn it is delivering for request `token`
+    /// (the engine's, from its search): the win bar shows it once that turn is on the field.
+    /// Call it before [`Session::delivered`].
+    pub fn estimated(&mut self, token: u64, side: Side, win: f64) {
+        let Some(live) = &mut self.live else { return };
+        if !matches!(live.phase, Phase::Turn { .. })
+            || token != live.token
+            || side != live.recorded.to_move()
+        {
+            return;
+        }
+        let red = if side == Side::Red { win } else { 1.0 - win };
+        live.estimate = Some((live.recorded.record().turns.len() + 1, red));
     }
 
     /// A player's whole turn arrived for request `token`: judged, then animated. A turn
@@ -466,8 +486,9 @@ impl Session {
     }
 
     /// The chance that Red wins from the position shown, as the engine sees it: its search's
-    /// estimate when it suggested a turn in this very position, otherwise its static evaluation
-    /// (instant on any field); 1 or 0 once the game is over. `None` without a game.
+    /// estimate when it suggested a turn in this very position, or when an engine player's turn
+    /// led to it; otherwise its static evaluation (instant on any field); 1 or 0 once the game
+    /// is over. `None` without a game.
     pub fn red_chance(&self) -> Option<f64> {
         let shown = self.shown()?;
         let game = shown.game();
@@ -478,17 +499,24 @@ impl Session {
                 0.0
             });
         }
+        let turns = shown.record().turns.len();
         let searched = self
             .suggestion
             .as_ref()
-            .filter(|s| s.ball == game.ball() && s.turns == shown.record().turns.len())
+            .filter(|s| s.ball == game.ball() && s.turns == turns)
             .and_then(|s| s.win);
-        let mover = searched.unwrap_or_else(|| Engine::new(0, 0).evaluate(game));
-        Some(if game.to_move() == Side::Red {
-            mover
-        } else {
-            1.0 - mover
-        })
+        if let Some(mover) = searched {
+            return Some(for_red(game.to_move(), mover));
+        }
+        let given = self
+            .live
+            .as_ref()
+            .and_then(|l| l.estimate)
+            .filter(|&(at, _)| at == turns && shown.partial().is_empty());
+        if let Some((_, red)) = given {
+            return Some(red);
+        }
+        Some(for_red(game.to_move(), Engine::new(0, 0).evaluate(game)))
     }
 
     /// The suggestion line of the record box, while one is asked for or shown.
@@ -617,6 +645,15 @@ impl Session {
             return None;
         }
         live.recorded.outcome()
+    }
+}
+
+/// Red's chance, from the chance of `mover`, the player to move.
+fn for_red(mover: Side, chance: f64) -> f64 {
+    if mover == Side::Red {
+        chance
+    } else {
+        1.0 - chance
     }
 }
 
@@ -849,6 +886,34 @@ mod tests {
         assert_eq!(session.live().unwrap().outcome(), None);
         session.tick(at(8000));
         assert_eq!(session.state_name(), "over");
+    }
+
+    #[test]
+    fn the_bar_shows_the_engines_own_estimate_after_its_turn_until_the_position_moves_on() {
+        let mut session = started(
+            BySide::new(ENGINE, PlayerKind::Human),
+            BySide::new(None, None),
+            0,
+        );
+        let token = asked(&mut session, Side::Red);
+        let before = session.red_chance().unwrap();
+        assert_eq!(
+            before,
+            Engine::new(0, 0).evaluate(session.shown().unwrap().game()),
+            "the static evaluation, Red to move"
+        );
+        // A stale request's estimate is ignored; the current one's counts once its turn is in.
+        session.estimated(token + 1, Side::Red, 0.1);
+        session.estimated(token, Side::Red, 0.8);
+        session.delivered(token, Side::Red, b"3", 250);
+        finish_animation(&mut session, 300);
+        assert_eq!(session.red_chance(), Some(0.8));
+        // Blue's step makes a new position: the static evaluation again.
+        session.step(Dir::S, at(400));
+        let game = session.shown().unwrap().game();
+        let static_red = for_red(game.to_move(), Engine::new(0, 0).evaluate(game));
+        assert_ne!(static_red, 0.8);
+        assert_eq!(session.red_chance(), Some(static_red));
     }
 
     #[test]
