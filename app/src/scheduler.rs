@@ -5,6 +5,27 @@
 
 use std::collections::BTreeMap;
 
+/// What a session asks its page to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect<S, K> {
+    /// Start a job (a game, a lap) on a worker slot.
+    Start(S),
+    /// Keep this across a reload (the results so far, a lap).
+    Save(K),
+    /// Every job is done.
+    Done,
+}
+
+impl<S, K> Effect<S, K> {
+    /// The job to start, if this starts one.
+    pub fn started(&self) -> Option<&S> {
+        match self {
+            Effect::Start(start) => Some(start),
+            _ => None,
+        }
+    }
+}
+
 /// Jobs keyed by `K` on up to `slots` slots.
 #[derive(Clone, Debug)]
 pub struct Scheduler<K> {

@@ -332,15 +332,8 @@ pub struct StoredLap {
     pub file: Option<Vec<u8>>,
 }
 
-/// What the page must do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Start(RunStart),
-    /// Keep a lap.
-    Save(StoredLap),
-    /// The final is played.
-    Done,
-}
+/// What the page must do: start a run, keep a lap, or nothing more (the final is played).
+pub type Effect = crate::scheduler::Effect<RunStart, StoredLap>;
 
 /// A running or finished contest.
 pub struct Session {
@@ -567,10 +560,8 @@ mod tests {
     fn starts(effects: &[Effect]) -> Vec<RunStart> {
         effects
             .iter()
-            .filter_map(|e| match e {
-                Effect::Start(s) => Some(s.clone()),
-                _ => None,
-            })
+            .filter_map(Effect::started)
+            .cloned()
             .collect()
     }
 

@@ -281,16 +281,9 @@ pub struct GameStart {
     pub turn_ms: u64,
 }
 
-/// What the page must do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Start a game.
-    Start(GameStart),
-    /// Keep the results so far (the text of [`Session::stored`]).
-    Save(String),
-    /// Every game has a result.
-    Done,
-}
+/// What the page must do: start a game, keep the results so far (the text of
+/// [`Session::stored`]), or nothing more (every game has a result).
+pub type Effect = crate::scheduler::Effect<GameStart, String>;
 
 /// A running or finished league.
 pub struct Session {
@@ -477,10 +470,8 @@ mod tests {
     fn starts(effects: &[Effect]) -> Vec<GameStart> {
         effects
             .iter()
-            .filter_map(|e| match e {
-                Effect::Start(s) => Some(s.clone()),
-                _ => None,
-            })
+            .filter_map(Effect::started)
+            .cloned()
             .collect()
     }
 
