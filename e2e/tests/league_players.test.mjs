@@ -4,7 +4,7 @@
 // files are still being read are all kept; boards on serial ports open with the form's line.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { fakeSerialScript } from '../lib/fake_serial.mjs';
 import { sharedBrowser } from '../lib/harness.mjs';
+import { PLAYER_SOURCES } from '../lib/hdl.mjs';
 import {
   assertSameAsCli, cliLeague, emptyLeague, leagueCli, openDetails, runInPage, synthesizeInLeague,
 } from '../lib/league.mjs';
@@ -19,11 +20,6 @@ import {
 leagueCli();
 const browser = sharedBrowser();
 
-const HDL_SRC = fileURLToPath(new URL('../../hdl/src/', import.meta.url));
-const PLAYER_SOURCES = readdirSync(HDL_SRC)
-  .filter((name) => name.endsWith('.v'))
-  .sort()
-  .map((name) => join(HDL_SRC, name));
 const BOT = fileURLToPath(new URL('./league-fixtures/junk.wasm', import.meta.url));
 
 const names = (page) => page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name));
