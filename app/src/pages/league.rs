@@ -29,7 +29,7 @@ use crate::synth::{SynthFor, Synthesized, VerilogSynth};
 
 /// What an uploaded file becomes: a netlist (checked now) or a bot.
 #[derive(Clone, Copy, PartialEq)]
-enum Upload {
+enum Files {
     Netlists,
     Bots,
 }
@@ -39,7 +39,7 @@ enum Upload {
 async fn read_players(
     roster: &Roster,
     files: Vec<File>,
-    upload: Upload,
+    files_are: Files,
 ) -> (Vec<PlayerKind>, Vec<String>) {
     let mut kinds = Vec::new();
     let mut problems = Vec::new();
@@ -47,13 +47,13 @@ async fn read_players(
         let name = file.name();
         let made = crate::browser_file::read(file)
             .await
-            .and_then(|bytes| match upload {
-                Upload::Netlists => {
+            .and_then(|bytes| match files_are {
+                Files::Netlists => {
                     let text =
                         String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
                     roster.add_netlist(&name, text)
                 }
-                Upload::Bots => Ok(roster.add_bot(&name, bytes)),
+                Files::Bots => Ok(roster.add_bot(&name, bytes)),
             });
         match made {
             Ok(kind) => kinds.push(kind),
@@ -150,7 +150,7 @@ pub fn League() -> Html {
             });
         })
     };
-    let upload = |upload: Upload| {
+    let upload = |files_are: Files| {
         let (roster, form, error) = (roster.clone(), form.dispatcher(), error.clone());
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<HtmlInputElement>();
@@ -162,7 +162,7 @@ pub fn League() -> Html {
             let (roster, form, error) = (roster.clone(), form.clone(), error.clone());
             form.dispatch(Change::Pending);
             wasm_bindgen_futures::spawn_local(async move {
-                let (kinds, problems) = read_players(&roster, files, upload).await;
+                let (kinds, problems) = read_players(&roster, files, files_are).await;
                 error.set((!problems.is_empty()).then(|| problems.join("; ")));
                 form.dispatch(Change::Arrived(kinds));
             });
@@ -261,11 +261,11 @@ pub fn League() -> Html {
                         { "Add a board on a serial port…" }</button>
                     <label class="button">{ "Add emulated designs (yosys netlist JSON)" }
                         <input type="file" accept=".json,application/json" multiple=true
-                               data-testid="league-netlists" onchange={upload(Upload::Netlists)} />
+                               data-testid="league-netlists" onchange={upload(Files::Netlists)} />
                     </label>
                     <label class="button">{ "Add WebAssembly bots (.wasm)" }
                         <input type="file" accept=".wasm,application/wasm" multiple=true
-                               data-testid="league-bots" onchange={upload(Upload::Bots)} /></label>
+                               data-testid="league-bots" onchange={upload(Files::Bots)} /></label>
                 </div>
                 <details class="league-more">
                     <summary>{ "Add a design in Verilog (synthesized here by yosys)" }</summary>
