@@ -177,7 +177,8 @@ test('13 pilot programs race two pools then a final, as the CLI does', { timeout
 });
 
 test('a reload mid-contest resumes from the laps kept and ends as the CLI does', { timeout: 1_500_000 }, async () => {
-  // Its own page: the reload aborts the worker scripts (blob URLs, `*_worker.js`) of the runs it cuts short,
+  // Its own page: the reload aborts the worker scripts (blob URLs, `*_worker.js`, and the module a worker
+  // is still fetching, `*_worker_bg.wasm`) of the runs it cuts short,
   // which is what a reload does; any other problem fails the test.
   const own = await launch();
   const { page, problems, close } = await openPage(own);
@@ -202,7 +203,7 @@ test('a reload mid-contest resumes from the laps kept and ends as the CLI does',
     const cli = await cliContest(page, pilots);
     await page.waitForSelector('[data-testid="contest-status"][data-state="done"]', { timeout: 1_400_000 });
     await assertSameAsCli(page, cli);
-    assert.deepEqual(problems.filter((p) => !/^request failed: (blob:|\S+_worker\.js ).*net::ERR_ABORTED/.test(p)), []);
+    assert.deepEqual(problems.filter((p) => !/^request failed: (blob:|\S+_worker(\.js|_bg\.wasm) ).*net::ERR_ABORTED/.test(p)), []);
   } finally {
     await close();
     await own.close();

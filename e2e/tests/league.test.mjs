@@ -5,119 +5,15 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { before, test } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
 
-import { sharedBrowser, visit } from '../lib/harness.mjs';
-import { findQuadrille } from '../lib/quadrille.mjs';
+import { sharedBrowser } from '../lib/harness.mjs';
 import { expectedReceived, fakeSerialScript } from '../lib/fake_serial.mjs';
+import { assertSameAsCli, cliLeague, gamesDone, leagueCli, runInPage, standings } from '../lib/league.mjs';
 
-// `quadrille`, for the CLI's standings.
-let quadrille;
-
-before(() => {
-  quadrille = findQuadrille();
-}, { timeout: 900_000 });
+leagueCli();
 const browser = sharedBrowser();
-
-// `quadrille soccer league` of `players` (specs: `engine:L`, `sim`, `sim:PATH`, `wasm:PATH`;
-// named as the page names them: by their specs, or a file's stem) on `sizes`, as JSON.
-function cliLeague({ players: specs, sizes, turnMs, seed }) {
-  const dir = mkdtempSync(join(tmpdir(), 'quadrille-league-'));
-  const players = specs.map((spec) => `[[player]]\nname = ${JSON.stringify(pageName(spec))}\nspec = ${JSON.stringify(spec)}\n`);
-  const plan = `seed = ${seed}\nturn_ms = ${turnMs}\nsizes = [${sizes.map((s) => `"${s}"`).join(', ')}]\n\n${players.join('\n')}`;
-  const path = join(dir, 'league.toml');
-  writeFileSync(path, plan);
-  return JSON.parse(execFileSync(quadrille, ['soccer', 'league', path, '--json', '--jobs', '2'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
-}
-
-// The page's name of a player: a file's stem for an uploaded netlist or bot, else its spec.
-function pageName(spec) {
-  const file = /^(?:sim|wasm):(.+)$/.exec(spec)?.[1];
-  return file ? basename(file).replace(/\.[^.]*$/, '') : spec;
-}
-
-// Sets up the league in the form (from a clean slate) and runs it. A player `serial` is the
-// next port of the scripted `navigator.serial`; `sim:PATH` and `wasm:PATH` are uploaded files
-// (consecutive bots in one pick).
-async function runInPage(page, { players, sizes, turnMs, seed }) {
-  await visit(page, '#/league');
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
-  await page.waitForSelector('[data-testid="league-page"]');
-  while ((await page.locator('[data-testid="league-remove"]').count()) > 0) {
-    await page.click('[data-testid="league-remove"] >> nth=0');
-  }
-  for (let k = 0; k < players.length; k++) {
-    const spec = players[k];
-    if (spec.startsWith('wasm:')) {
-      // A run of bots goes in one pick of several files.
-      let end = k;
-      while (players[end + 1]?.startsWith('wasm:')) end++;
-      await page.setInputFiles('input[data-testid="league-bots"]', players.slice(k, end + 1).map((p) => p.slice(5)));
-      k = end;
-    } else if (spec === 'sim') {
-      await page.click('[data-testid="league-add-emulated"]');
-    } else if (spec === 'serial') {
-      await page.click('[data-testid="league-add-serial"]');
-    } else if (spec.startsWith('sim:')) {
-      await page.setInputFiles('input[data-testid="league-netlists"]', spec.slice(4));
-    } else {
-      await page.selectOption('select[data-testid="league-engine-level"]', spec.replace('engine:', ''));
-      await page.click('[data-testid="league-add-engine"]');
-    }
-    await page.waitForSelector(`[data-testid="league-player"] >> nth=${k}`, { timeout: 60_000 });
-  }
-  const names = await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name));
-  assert.equal(names.length, players.length);
-  names.forEach((name, k) => {
-    if (players[k] === 'serial') assert.match(name, /^board /);
-    else assert.equal(name, pageName(players[k]));
-  });
-  await page.fill('input[data-testid="league-sizes"]', sizes.join(','));
-  await page.fill('input[data-testid="league-turn-ms"]', String(turnMs));
-  await page.fill('input[data-testid="league-seed"]', String(seed));
-  // `change` fires on blur.
-  await page.click('h1');
-  await page.click('[data-testid="league-run"]');
-}
-
-async function standings(page) {
-  return page.$$eval('[data-testid="league-standing"]', (rows) =>
-    rows.map((r) => ({ name: r.dataset.name, place: Number(r.dataset.place), points: Number(r.dataset.points) })),
-  );
-}
-
-async function games(page) {
-  return page.$$eval('[data-testid="league-game"]', (rows) =>
-    rows.map((r) => ({ record: r.dataset.record, winner: r.dataset.winner, reason: r.dataset.reason })),
-  );
-}
-
-async function gamesDone(page) {
-  return Number(await page.getAttribute('[data-testid="league-progress"]', 'value'));
-}
-
-// The page's tables and its exported JSON against the CLI's.
-async function assertSameAsCli(page, cli) {
-  assert.deepEqual(
-    await standings(page),
-    cli.standings.map((s) => ({ name: s.name, place: s.place, points: s.points })),
-  );
-  assert.deepEqual(
-    await games(page),
-    cli.games.map((g) => ({ record: g.record, winner: g.winner, reason: g.reason })),
-  );
-  const download = page.waitForEvent('download');
-  await page.click('[data-testid="league-export-json"]');
-  const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
-  assert.deepEqual(exported, cli);
-}
 
 const SMALL = { players: ['engine:0', 'engine:1', 'engine:2'], sizes: ['4x4', '6x6'], turnMs: 3000, seed: 11 };
 

@@ -5,7 +5,7 @@
 // The synthesis times in headless Chromium are printed.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -13,15 +13,11 @@ import { fileURLToPath } from 'node:url';
 
 import { kickOffByHand } from '../lib/board.mjs';
 import { sharedBrowser } from '../lib/harness.mjs';
+import { PLAYER_SOURCES } from '../lib/hdl.mjs';
 import { replay, resultOf, start } from '../lib/soccer.mjs';
 
 const browser = sharedBrowser();
 
-const HDL_SRC = fileURLToPath(new URL('../../hdl/src/', import.meta.url));
-const PLAYER_SOURCES = readdirSync(HDL_SRC)
-  .filter((name) => name.endsWith('.v'))
-  .sort()
-  .map((name) => join(HDL_SRC, name));
 const LOOP = fileURLToPath(new URL('../../hdl-sim/tests/designs/loop.v', import.meta.url));
 const NETLIST = fileURLToPath(new URL('../../hdl/netlist/de2_115_top.json', import.meta.url));
 

@@ -16,6 +16,7 @@ use engine::racetrack::{Circuit, LineEnding, Pos, conformity, samples};
 use serde::{Deserialize, Serialize};
 
 use crate::lab::lap::JudgedLap;
+use crate::scheduler::Scheduler;
 
 /// How an entrant's pilot runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -251,13 +252,9 @@ impl Plan {
     /// A fingerprint of what decides the results (names, pilots' and circuits' bytes,
     /// estimates, limits, seed): results kept under another fingerprint are not this plan's.
     pub fn fingerprint(&self) -> String {
-        // FNV-1a, 64 bits: no security needed, only "same plan or not".
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |bytes: &[u8]| {
-            for &b in bytes.iter().chain(&[0xff]) {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-            }
-        };
+        // No security needed, only "same plan or not".
+        let mut h = crate::hash::Fnv::default();
+        let mut eat = |bytes: &[u8]| h.field(bytes);
         eat(format!(
             "{:?} {:?} {}",
             self.limits.time_secs, self.limits.memory_mib, self.seed
@@ -276,7 +273,7 @@ impl Plan {
             eat(e.circuit.name.as_bytes());
             eat(&e.circuit.bytes);
         }
-        format!("{h:016x}")
+        format!("{:016x}", h.finish())
     }
 }
 
@@ -335,15 +332,8 @@ pub struct StoredLap {
     pub file: Option<Vec<u8>>,
 }
 
-/// What the page must do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Start(RunStart),
-    /// Keep a lap.
-    Save(StoredLap),
-    /// The final is played.
-    Done,
-}
+/// What the page must do: start a run, keep a lap, or nothing more (the final is played).
+pub type Effect = crate::scheduler::Effect<RunStart, StoredLap>;
 
 /// A running or finished contest.
 pub struct Session {
@@ -352,11 +342,8 @@ pub struct Session {
     contest: Contest,
     /// Log lines and result files, by lap.
     kept: BTreeMap<LapKey, StoredLap>,
-    /// Laps running: key → slot.
-    running: BTreeMap<LapKey, usize>,
-    slots: usize,
-    started_ms: f64,
-    ended_ms: Option<f64>,
+    /// Laps running, on their slots.
+    scheduler: Scheduler<LapKey>,
 }
 
 impl Session {
@@ -375,10 +362,7 @@ impl Session {
             circuits,
             contest,
             kept,
-            running: BTreeMap::new(),
-            slots: slots.max(1),
-            started_ms: 0.0,
-            ended_ms: None,
+            scheduler: Scheduler::new(slots),
         })
     }
 
@@ -396,7 +380,7 @@ impl Session {
 
     /// Laps running now.
     pub fn running(&self) -> impl Iterator<Item = LapKey> + '_ {
-        self.running.keys().copied()
+        self.scheduler.running()
     }
 
     pub fn is_done(&self) -> bool {
@@ -405,7 +389,7 @@ impl Session {
 
     /// Seconds since the start (or resumption), or what the whole took once done.
     pub fn elapsed_s(&self, now_ms: f64) -> f64 {
-        (self.ended_ms.unwrap_or(now_ms) - self.started_ms).max(0.0) / 1000.0
+        self.scheduler.elapsed_s(now_ms)
     }
 
     /// The report as `quadrille contest --json` prints it, once the final is played.
@@ -443,8 +427,7 @@ impl Session {
 
     /// Starts (or resumes) the contest at `now_ms`: the first laps to run.
     pub fn start(&mut self, now_ms: f64) -> Vec<Effect> {
-        self.started_ms = now_ms;
-        self.ended_ms = None;
+        self.scheduler.start(now_ms);
         self.fill(now_ms)
     }
 
@@ -457,7 +440,7 @@ impl Session {
         date: &str,
         now_ms: f64,
     ) -> Vec<Effect> {
-        if self.running.remove(&key).is_none() {
+        if !self.scheduler.release(key) {
             return Vec::new();
         }
         let lap = self.judge(key, output, date);
@@ -523,31 +506,23 @@ impl Session {
     fn fill(&mut self, now_ms: f64) -> Vec<Effect> {
         let progress = self.progress();
         if progress.current.is_none() {
-            self.ended_ms.get_or_insert(now_ms);
+            self.scheduler.end(now_ms);
             return vec![Effect::Done];
         }
-        let mut effects = Vec::new();
-        for key in progress.needed {
-            if self.running.len() >= self.slots {
-                break;
-            }
-            if self.running.contains_key(&key) {
-                continue;
-            }
-            let slot = (0..self.slots)
-                .find(|s| self.running.values().all(|used| used != s))
-                .expect("fewer laps running than slots");
-            self.running.insert(key, slot);
-            effects.push(Effect::Start(RunStart {
-                key,
-                slot,
-                pilot: self.plan.entrants[key.pilot].pilot.clone(),
-                circuit: self.plan.entrants[key.owner].circuit.clone(),
-                limits: self.plan.limits,
-                seed: self.plan.seed,
-            }));
-        }
-        effects
+        let placed = self.scheduler.fill(progress.needed, |_, _| true);
+        placed
+            .into_iter()
+            .map(|(key, slot)| {
+                Effect::Start(RunStart {
+                    key,
+                    slot,
+                    pilot: self.plan.entrants[key.pilot].pilot.clone(),
+                    circuit: self.plan.entrants[key.owner].circuit.clone(),
+                    limits: self.plan.limits,
+                    seed: self.plan.seed,
+                })
+            })
+            .collect()
     }
 }
 
@@ -585,10 +560,8 @@ mod tests {
     fn starts(effects: &[Effect]) -> Vec<RunStart> {
         effects
             .iter()
-            .filter_map(|e| match e {
-                Effect::Start(s) => Some(s.clone()),
-                _ => None,
-            })
+            .filter_map(Effect::started)
+            .cloned()
             .collect()
     }
 

@@ -7,6 +7,16 @@
 //! Storage that is missing or refuses (private mode, quota) only loses the resumption: every
 //! function here fails quietly with `None` / `false`.
 
+// The stored forms below are used by the browser's IndexedDB code and by the tests; a native
+// build has only the tests (the wasm32 build and its clippy still see any that is unused).
+#![cfg_attr(
+    not(target_arch = "wasm32"),
+    allow(
+        dead_code,
+        reason = "the browser's IndexedDB code and the tests use it"
+    )
+)]
+
 use std::rc::Rc;
 
 use engine::racetrack::pilot::Pilot;
@@ -15,13 +25,6 @@ use serde::{Deserialize, Serialize};
 use super::session::{CircuitFile, Entrant, Limits, PilotChoice, Plan, StoredLap};
 
 /// The plan without its bytes (which are kept under keys of their own).
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 #[derive(Serialize, Deserialize)]
 struct PlanMeta {
     fingerprint: String,
@@ -32,13 +35,6 @@ struct PlanMeta {
     running: bool,
 }
 
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 #[derive(Serialize, Deserialize)]
 struct EntrantMeta {
     name: String,
@@ -51,13 +47,6 @@ struct EntrantMeta {
 }
 
 /// A lap as stored: with the fingerprint of its plan.
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 #[derive(Serialize, Deserialize)]
 struct LapEntry {
     plan: String,
@@ -65,13 +54,6 @@ struct LapEntry {
 }
 
 /// A lap's stored text, with its plan's fingerprint.
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 fn lap_text(fingerprint: String, lap: StoredLap) -> Option<String> {
     serde_json::to_string(&LapEntry {
         plan: fingerprint,
@@ -81,25 +63,11 @@ fn lap_text(fingerprint: String, lap: StoredLap) -> Option<String> {
 }
 
 /// The lap stored as `text`, if it is one of the plan whose fingerprint is `fingerprint`.
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 fn lap_of(text: &str, fingerprint: &str) -> Option<StoredLap> {
     let entry: LapEntry = serde_json::from_str(text).ok()?;
     (entry.plan == fingerprint).then_some(entry.lap)
 }
 
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 fn meta_of(plan: &Plan, running: bool) -> PlanMeta {
     PlanMeta {
         fingerprint: plan.fingerprint(),
@@ -127,13 +95,6 @@ fn meta_of(plan: &Plan, running: bool) -> PlanMeta {
 }
 
 /// The plan from its stored parts: `bytes(key)` gives a stored byte string.
-#[cfg_attr(
-    not(target_arch = "wasm32"),
-    allow(
-        dead_code,
-        reason = "the browser's IndexedDB code and the tests use it"
-    )
-)]
 fn plan_of(meta: PlanMeta, mut bytes: impl FnMut(&str) -> Option<Vec<u8>>) -> Option<Plan> {
     let entrants = meta
         .entrants

@@ -14,8 +14,9 @@ use std::rc::Rc;
 use engine::soccer::Side;
 use yew::Callback;
 
-use super::session::{Entrant, PlayerKind};
+use super::session::{Entrant, PlayerKind, Upload};
 use super::storage;
+use crate::hash::ContentHash;
 use crate::monitor::SharedLog;
 use crate::serial::api::{self, SerialPort};
 use crate::serial::link::{Carrier, Link, WireEvent, page_ms};
@@ -36,8 +37,9 @@ const BOT: &str = "bot";
 pub struct Roster {
     /// Boards on serial ports, by their name on the page ([`PlayerKind::Serial`]).
     ports: RefCell<Vec<(String, Link)>>,
-    netlists: RefCell<HashMap<String, Rc<str>>>,
-    bots: RefCell<HashMap<String, Rc<[u8]>>>,
+    /// Uploaded files by the hash of their contents ([`Upload`]).
+    netlists: RefCell<HashMap<ContentHash, Rc<str>>>,
+    bots: RefCell<HashMap<ContentHash, Rc<[u8]>>>,
     /// Every byte to and from the boards.
     log: SharedLog,
 }
@@ -61,20 +63,24 @@ impl Roster {
             .filter(Link::is_open)
     }
 
-    /// Opens the browser's port chooser, then the chosen port (with the contest's line,
-    /// 115200 8N2), and answers the board's name on the page. Call from a click handler.
-    pub fn choose_port(self: &Rc<Self>) -> impl Future<Output = Result<String, String>> + use<> {
+    /// Opens the browser's port chooser, then the chosen port with `line` (the form's; the
+    /// contest's 115200 8N2 unless changed), and answers the board's name on the page. Call
+    /// from a click handler.
+    pub fn choose_port(
+        self: &Rc<Self>,
+        line: LineSettings,
+    ) -> impl Future<Output = Result<String, String>> + use<> {
         let chosen = api::request_port();
         let roster = self.clone();
         async move {
             let port = chosen.await.map_err(|e| e.to_string())?;
-            roster.open(port, None).await
+            roster.open(port, None, line).await
         }
     }
 
     /// Opens the ports the browser lets this page open again without asking, for the
-    /// league's boards that have none (after a reload), matched by their USB ids.
-    pub async fn reconnect(self: &Rc<Self>, players: &[Entrant]) {
+    /// league's boards that have none (after a reload), matched by their USB ids, with `line`.
+    pub async fn reconnect(self: &Rc<Self>, players: &[Entrant], line: LineSettings) {
         let wanted: Vec<&str> = players
             .iter()
             .filter_map(|p| match &p.kind {
@@ -93,7 +99,7 @@ impl Roster {
                 .iter()
                 .find(|port| name.starts_with(&api::port_label(port)) && !self.in_use(port));
             if let Some(port) = free {
-                let _ = self.open(port.clone(), Some(name.to_owned())).await;
+                let _ = self.open(port.clone(), Some(name.to_owned()), line).await;
             }
         }
     }
@@ -106,8 +112,13 @@ impl Roster {
         })
     }
 
-    /// Opens `port` as the board `name` (a new name from its USB ids when `None`).
-    async fn open(&self, port: SerialPort, name: Option<String>) -> Result<String, String> {
+    /// Opens `port` with `line` as the board `name` (a new name from its USB ids when `None`).
+    async fn open(
+        &self,
+        port: SerialPort,
+        name: Option<String>,
+        line: LineSettings,
+    ) -> Result<String, String> {
         if self.in_use(&port) {
             return Err("this port is already one of the league's boards".into());
         }
@@ -127,7 +138,7 @@ impl Roster {
         });
         let epoch = page_ms();
         let (inlet, sink) = Link::inlet(&name, self.log(), epoch);
-        let connection = Connection::open(port, LineSettings::default(), Link::port_events(inlet))
+        let connection = Connection::open(port, line, Link::port_events(inlet))
             .await
             .map_err(|e| e.to_string())?;
         let link = Link::with_sink(Carrier::Serial(connection), &name, self.log(), epoch, sink);
@@ -148,23 +159,25 @@ impl Roster {
 
     /// Takes a yosys JSON netlist as a player's design, after checking that it is a board the
     /// emulator can run (the DE2-115's pin names); kept for a reload. This is also where a
-    /// design written in Verilog comes in, once synthesised to a netlist in the page.
+    /// design written in Verilog comes in, once synthesized to a netlist in the page.
     pub fn add_netlist(&self, file: &str, text: String) -> Result<PlayerKind, String> {
         let load = board_load(Some(text.clone()));
         Bench::load(&load, "").map_err(|e| format!("{file}: {e}"))?;
-        storage::save_text(&storage::file_key(NETLIST, file), &text);
-        self.netlists.borrow_mut().insert(file.into(), text.into());
+        let upload = Upload::of(file, text.as_bytes());
+        storage::save_text(&storage::file_key(NETLIST, upload.hash), &text);
+        self.netlists.borrow_mut().insert(upload.hash, text.into());
         Ok(PlayerKind::Emulated {
-            netlist: Some(file.into()),
+            netlist: Some(upload),
         })
     }
 
     /// Takes a WebAssembly module as a bot player (checked when it plays: a module that is no
     /// WASI command loses its games by `disconnect`); kept for a reload.
     pub fn add_bot(&self, file: &str, bytes: Vec<u8>) -> PlayerKind {
-        storage::save_bytes(&storage::file_key(BOT, file), &bytes);
-        self.bots.borrow_mut().insert(file.into(), bytes.into());
-        PlayerKind::Bot { file: file.into() }
+        let upload = Upload::of(file, &bytes);
+        storage::save_bytes(&storage::file_key(BOT, upload.hash), &bytes);
+        self.bots.borrow_mut().insert(upload.hash, bytes.into());
+        PlayerKind::Bot(upload)
     }
 
     /// Brings back from IndexedDB the files of `players` this page does not hold yet.
@@ -172,16 +185,16 @@ impl Roster {
         for p in players {
             match &p.kind {
                 PlayerKind::Emulated {
-                    netlist: Some(file),
-                } if !self.netlists.borrow().contains_key(file) => {
-                    if let Some(text) = storage::load_text(&storage::file_key(NETLIST, file)).await
+                    netlist: Some(Upload { hash, .. }),
+                } if !self.netlists.borrow().contains_key(hash) => {
+                    if let Some(text) = storage::load_text(&storage::file_key(NETLIST, *hash)).await
                     {
-                        self.netlists.borrow_mut().insert(file.clone(), text.into());
+                        self.netlists.borrow_mut().insert(*hash, text.into());
                     }
                 }
-                PlayerKind::Bot { file } if !self.bots.borrow().contains_key(file) => {
-                    if let Some(bytes) = storage::load_bytes(&storage::file_key(BOT, file)).await {
-                        self.bots.borrow_mut().insert(file.clone(), bytes.into());
+                PlayerKind::Bot(Upload { hash, .. }) if !self.bots.borrow().contains_key(hash) => {
+                    if let Some(bytes) = storage::load_bytes(&storage::file_key(BOT, *hash)).await {
+                        self.bots.borrow_mut().insert(*hash, bytes.into());
                     }
                 }
                 _ => {}
@@ -189,9 +202,9 @@ impl Roster {
         }
     }
 
-    /// The bytes of the bot `file`, if the page has them.
-    pub fn bot(&self, file: &str) -> Option<Rc<[u8]>> {
-        self.bots.borrow().get(file).cloned()
+    /// The bytes of the bot `upload`, if the page has them.
+    pub fn bot(&self, upload: &Upload) -> Option<Rc<[u8]>> {
+        self.bots.borrow().get(&upload.hash).cloned()
     }
 
     /// A bot player of `kind` for one game, seeded `seed` for its `random_get`, with `turn_ms`
@@ -206,11 +219,12 @@ impl Roster {
         turn_ms: u64,
         forfeit: Callback<Forfeit>,
     ) -> Result<Box<dyn Player>, Absent> {
-        let PlayerKind::Bot { file } = kind else {
+        let PlayerKind::Bot(upload) = kind else {
             return Err(format!("{} is not a bot", kind.spec()));
         };
+        let file = &upload.file;
         let module = self
-            .bot(file)
+            .bot(upload)
             .ok_or_else(|| format!("the bot {file} is not on this page"))?;
         let name = kind.spec();
         let epoch = page_ms();
@@ -259,7 +273,7 @@ impl Roster {
             PlayerKind::Emulated { netlist } => {
                 let text = match netlist {
                     None => None,
-                    Some(file) => match self.netlists.borrow().get(file) {
+                    Some(Upload { file, hash }) => match self.netlists.borrow().get(hash) {
                         Some(text) => Some(text.to_string()),
                         None => {
                             return Some(Err(format!("the netlist {file} is not on this page")));
@@ -272,7 +286,7 @@ impl Roster {
                 Some(link) => link,
                 None => return Some(Err(format!("the board {port} is not connected"))),
             },
-            PlayerKind::Engine { .. } | PlayerKind::Bot { .. } => return None,
+            PlayerKind::Engine { .. } | PlayerKind::Bot(_) => return None,
         };
         Some(Ok(BoardPlayer::new(link, turn_ms, Side::Red, forfeit)))
     }
@@ -309,7 +323,8 @@ impl Drop for BotPlayer {
 }
 
 /// The board worker's load: `netlist` (the reference player's for `None`) on the DE2-115's
-/// pins, switches 0, the contest's line — as the CLI's `sim`.
+/// pins, switches 0, the contest's line — as the CLI's `sim`, whose line is not a setting
+/// either (the form's line is for real boards).
 fn board_load(netlist: Option<String>) -> Load {
     let line = LineSettings::default();
     Load {

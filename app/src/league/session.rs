@@ -3,13 +3,47 @@
 //! of the league itself (schedule, seeds, standings) is [`engine::soccer::league`]'s; this
 //! module only decides what runs where, and is driven by inputs in, effects out.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use engine::soccer::field::Field;
 use engine::soccer::league::{League, LeagueError, Pairing, Report, size_name};
 use engine::soccer::record::Record;
 use engine::soccer::search::MAX_LEVEL;
+
+use crate::hash::ContentHash;
+use crate::scheduler::Scheduler;
+
+/// A file a player is made of, as the page was given it: its name, which the CLI's plan names
+/// (`wasm:NAME`, `sim:NAME`) and the tables show, and the hash of its bytes, by which the page
+/// keeps it. Two files of one name are two players, and results kept for one are never taken
+/// for the other.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Upload {
+    pub file: String,
+    pub hash: ContentHash,
+}
+
+impl Upload {
+    pub fn of(file: &str, bytes: &[u8]) -> Upload {
+        Upload {
+            file: file.to_owned(),
+            hash: ContentHash::of(bytes),
+        }
+    }
+
+    /// `NAME#HASH`, the file in a player's [`PlayerKind::key`].
+    fn key(&self) -> String {
+        format!("{}#{}", self.file, self.hash)
+    }
+
+    fn from_key(key: &str) -> Option<Upload> {
+        let (file, hash) = key.rsplit_once('#')?;
+        Some(Upload {
+            file: (!file.is_empty()).then(|| file.to_owned())?,
+            hash: ContentHash::parse(hash)?,
+        })
+    }
+}
 
 /// A kind of player the page can field. Each kind runs somewhere different: to add one, add a
 /// variant, its CLI spec and whether it is a single device that plays one game at a time.
@@ -18,14 +52,15 @@ pub enum PlayerKind {
     /// The built-in engine at a level (0 = random, up to [`MAX_LEVEL`]), in a soccer worker.
     Engine { level: u8 },
     /// A design on an emulated board, in a board worker: the reference player (`None`, the
-    /// CLI's `sim`) or a yosys netlist the page was given, by its file name (`sim:NAME.json`).
-    Emulated { netlist: Option<String> },
+    /// CLI's `sim`) or a yosys netlist the page was given, uploaded or synthesized from
+    /// Verilog in the page (`sim:NAME.json`).
+    Emulated { netlist: Option<Upload> },
     /// A real board on a serial port the page opened, by the port's name on the page (its USB
     /// ids). The CLI's plan names the device path instead (`/dev/ttyUSB0`).
     Serial { port: String },
-    /// A WebAssembly bot (a WASI command speaking the protocol), by its file name
+    /// A WebAssembly bot (a WASI command speaking the protocol), by its file
     /// (`wasm:NAME.wasm`).
-    Bot { file: String },
+    Bot(Upload),
 }
 
 impl PlayerKind {
@@ -37,31 +72,43 @@ impl PlayerKind {
             PlayerKind::Engine { level } => format!("engine:{}", (*level).min(MAX_LEVEL)),
             PlayerKind::Emulated { netlist: None } => "sim".into(),
             PlayerKind::Emulated {
-                netlist: Some(file),
-            } => format!("sim:{file}"),
+                netlist: Some(netlist),
+            } => format!("sim:{}", netlist.file),
             PlayerKind::Serial { port } => format!("serial:{port}"),
-            PlayerKind::Bot { file } => format!("wasm:{file}"),
+            PlayerKind::Bot(bot) => format!("wasm:{}", bot.file),
         }
     }
 
-    /// The kind a [`PlayerKind::spec`] names, if the page can field it.
-    pub fn from_spec(spec: &str) -> Option<PlayerKind> {
-        let named = |rest: &str| (!rest.is_empty()).then(|| rest.to_owned());
-        if spec == "sim" {
+    /// The player as the page keeps it: its [`PlayerKind::spec`], with `#HASH` after an
+    /// uploaded file's name (`wasm:bot.wasm#0123456789abcdef`).
+    pub fn key(&self) -> String {
+        match self {
+            PlayerKind::Emulated {
+                netlist: Some(netlist),
+            } => format!("sim:{}", netlist.key()),
+            PlayerKind::Bot(bot) => format!("wasm:{}", bot.key()),
+            _ => self.spec(),
+        }
+    }
+
+    /// The kind a [`PlayerKind::key`] names, if the page can field it (an uploaded file
+    /// without its hash is not one).
+    pub fn from_key(key: &str) -> Option<PlayerKind> {
+        if key == "sim" {
             return Some(PlayerKind::Emulated { netlist: None });
         }
-        if let Some(file) = spec.strip_prefix("sim:") {
+        if let Some(file) = key.strip_prefix("sim:") {
             return Some(PlayerKind::Emulated {
-                netlist: Some(named(file)?),
+                netlist: Some(Upload::from_key(file)?),
             });
         }
-        if let Some(port) = spec.strip_prefix("serial:") {
-            return Some(PlayerKind::Serial { port: named(port)? });
+        if let Some(port) = key.strip_prefix("serial:") {
+            return (!port.is_empty()).then(|| PlayerKind::Serial { port: port.into() });
         }
-        if let Some(file) = spec.strip_prefix("wasm:") {
-            return Some(PlayerKind::Bot { file: named(file)? });
+        if let Some(file) = key.strip_prefix("wasm:") {
+            return Some(PlayerKind::Bot(Upload::from_key(file)?));
         }
-        let level = spec.strip_prefix("engine:")?.parse().ok()?;
+        let level = key.strip_prefix("engine:")?.parse().ok()?;
         Some(PlayerKind::Engine { level })
     }
 
@@ -82,9 +129,9 @@ impl PlayerKind {
         };
         match self {
             PlayerKind::Emulated {
-                netlist: Some(file),
+                netlist: Some(Upload { file, .. }),
             }
-            | PlayerKind::Bot { file } => stem(file),
+            | PlayerKind::Bot(Upload { file, .. }) => stem(file),
             PlayerKind::Serial { port } => format!("board {port}"),
             _ => self.spec(),
         }
@@ -185,8 +232,8 @@ impl Plan {
 }
 
 impl fmt::Display for Plan {
-    /// The plan as the CLI reads it (`quadrille soccer league PLAN.toml`); also the key its
-    /// results are kept under.
+    /// The plan as the CLI reads it (`quadrille soccer league PLAN.toml`), with the hash of
+    /// each uploaded file in a comment; also the key its results are kept under.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sizes: Vec<String> = self
             .sizes
@@ -203,11 +250,19 @@ impl fmt::Display for Plan {
                 p.name,
                 p.kind.spec()
             )?;
-            if let PlayerKind::Serial { .. } = p.kind {
-                writeln!(
+            match &p.kind {
+                PlayerKind::Serial { .. } => writeln!(
                     f,
                     "# a board: write its port's path in spec, e.g. \"/dev/ttyUSB0\""
-                )?;
+                )?,
+                // Also what keeps the results of a file apart from another file's of its name.
+                PlayerKind::Emulated {
+                    netlist: Some(Upload { hash, .. }),
+                }
+                | PlayerKind::Bot(Upload { hash, .. }) => {
+                    writeln!(f, "# the file's FNV-1a hash: {hash}")?
+                }
+                _ => {}
             }
         }
         Ok(())
@@ -226,27 +281,16 @@ pub struct GameStart {
     pub turn_ms: u64,
 }
 
-/// What the page must do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Start a game.
-    Start(GameStart),
-    /// Keep the results so far (the text of [`Session::stored`]).
-    Save(String),
-    /// Every game has a result.
-    Done,
-}
+/// What the page must do: start a game, keep the results so far (the text of
+/// [`Session::stored`]), or nothing more (every game has a result).
+pub type Effect = crate::scheduler::Effect<GameStart, String>;
 
 /// A running or finished league.
 pub struct Session {
     plan: Plan,
     league: League,
-    /// Games running: index → (slot, started at, page ms).
-    running: BTreeMap<usize, (usize, f64)>,
-    slots: usize,
-    /// When the league (or its resumption) started and, once done, ended.
-    started_ms: f64,
-    ended_ms: Option<f64>,
+    /// Games running, by index, on their slots.
+    scheduler: Scheduler<usize>,
 }
 
 impl Session {
@@ -266,10 +310,7 @@ impl Session {
         Ok(Session {
             plan,
             league,
-            running: BTreeMap::new(),
-            slots: slots.max(1),
-            started_ms: 0.0,
-            ended_ms: None,
+            scheduler: Scheduler::new(slots),
         })
     }
 
@@ -283,7 +324,7 @@ impl Session {
 
     /// The games running now, by index.
     pub fn running(&self) -> impl Iterator<Item = usize> + '_ {
-        self.running.keys().copied()
+        self.scheduler.running()
     }
 
     /// Games done and in all.
@@ -297,7 +338,7 @@ impl Session {
 
     /// Seconds since the start, or that the whole took once done.
     pub fn elapsed_s(&self, now_ms: f64) -> f64 {
-        (self.ended_ms.unwrap_or(now_ms) - self.started_ms).max(0.0) / 1000.0
+        self.scheduler.elapsed_s(now_ms)
     }
 
     /// The results kept across a reload: one line per game, `index<TAB>record`.
@@ -325,7 +366,7 @@ impl Session {
 
     /// Starts (or resumes) the league at `now_ms`: the first games to run.
     pub fn start(&mut self, now_ms: f64) -> Vec<Effect> {
-        self.started_ms = now_ms;
+        self.scheduler.start(now_ms);
         self.fill(now_ms)
     }
 
@@ -336,7 +377,7 @@ impl Session {
         record: Record,
         now_ms: f64,
     ) -> Result<Vec<Effect>, LeagueError> {
-        if self.running.remove(&index).is_none() {
+        if !self.scheduler.release(index) {
             return Ok(Vec::new());
         }
         self.league.report_game(index, record)?;
@@ -349,45 +390,43 @@ impl Session {
     /// devices are not playing.
     fn fill(&mut self, now_ms: f64) -> Vec<Effect> {
         if self.league.is_complete() {
-            self.ended_ms.get_or_insert(now_ms);
+            self.scheduler.end(now_ms);
             return vec![Effect::Done];
         }
-        let mut effects = Vec::new();
-        let schedule = self.league.schedule().to_vec();
-        for pairing in schedule {
-            if self.running.len() >= self.slots {
-                break;
-            }
-            let index = pairing.index;
-            if self.league.result(index).is_some() || self.running.contains_key(&index) {
-                continue;
-            }
+        let (league, players) = (&self.league, &self.plan.players);
+        let schedule = league.schedule();
+        let pending = schedule
+            .iter()
+            .filter(|p| league.result(p.index).is_none())
+            .map(|p| p.index);
+        let placed = self.scheduler.fill(pending, |running, index| {
+            // A device plays one game at a time.
             let busy = |player: usize| {
-                self.plan.players[player].kind.is_device()
-                    && self.running.keys().any(|&g| {
-                        let p = self.league.schedule()[g];
+                players[player].kind.is_device()
+                    && running.running().any(|g| {
+                        let p = schedule[g];
                         p.red == player || p.blue == player
                     })
             };
-            if busy(pairing.red) || busy(pairing.blue) {
-                continue;
-            }
-            let slot = (0..self.slots)
-                .find(|s| self.running.values().all(|(used, _)| used != s))
-                .expect("fewer games running than slots");
-            self.running.insert(index, (slot, now_ms));
-            effects.push(Effect::Start(GameStart {
-                pairing,
-                slot,
-                kinds: [
-                    self.plan.players[pairing.red].kind.clone(),
-                    self.plan.players[pairing.blue].kind.clone(),
-                ],
-                seeds: self.league.player_seeds(index),
-                turn_ms: self.plan.turn_ms,
-            }));
-        }
-        effects
+            let pairing = schedule[index];
+            !busy(pairing.red) && !busy(pairing.blue)
+        });
+        placed
+            .into_iter()
+            .map(|(index, slot)| {
+                let pairing = schedule[index];
+                Effect::Start(GameStart {
+                    pairing,
+                    slot,
+                    kinds: [
+                        players[pairing.red].kind.clone(),
+                        players[pairing.blue].kind.clone(),
+                    ],
+                    seeds: league.player_seeds(index),
+                    turn_ms: self.plan.turn_ms,
+                })
+            })
+            .collect()
     }
 }
 
@@ -431,10 +470,8 @@ mod tests {
     fn starts(effects: &[Effect]) -> Vec<GameStart> {
         effects
             .iter()
-            .filter_map(|e| match e {
-                Effect::Start(s) => Some(s.clone()),
-                _ => None,
-            })
+            .filter_map(Effect::started)
+            .cloned()
             .collect()
     }
 
@@ -451,10 +488,7 @@ mod tests {
         let names: Vec<&str> = p.players.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["engine:2", "engine:2 #2", "sim"]);
         for e in &p.players {
-            assert_eq!(
-                PlayerKind::from_spec(&e.kind.spec()).as_ref(),
-                Some(&e.kind)
-            );
+            assert_eq!(PlayerKind::from_key(&e.kind.key()).as_ref(), Some(&e.kind));
         }
         let toml = p.to_string();
         assert!(toml.starts_with("seed = 7\nturn_ms = 500\nsizes = [\"8x10\", \"4x4\"]\n"));
@@ -466,15 +500,12 @@ mod tests {
 
     #[test]
     fn uploaded_players_are_named_by_their_file_stems_and_boards_play_alone() {
+        let good = Upload::of("good.wasm", b"\0asm\x01\0\0\0");
         let kinds = [
-            PlayerKind::Bot {
-                file: "good.wasm".into(),
-            },
-            PlayerKind::Bot {
-                file: "good.wasm".into(),
-            },
+            PlayerKind::Bot(good.clone()),
+            PlayerKind::Bot(good.clone()),
             PlayerKind::Emulated {
-                netlist: Some("my.board.json".into()),
+                netlist: Some(Upload::of("my.board.json", b"{}")),
             },
             PlayerKind::Serial {
                 port: "USB 0403:6001".into(),
@@ -496,12 +527,28 @@ mod tests {
                 "serial:USB 0403:6001"
             ]
         );
+        assert_eq!(kinds[0].key(), format!("wasm:good.wasm#{}", good.hash));
         for k in &kinds {
-            assert_eq!(PlayerKind::from_spec(&k.spec()).as_ref(), Some(k));
+            assert_eq!(PlayerKind::from_key(&k.key()).as_ref(), Some(k));
         }
-        for empty in ["wasm:", "sim:", "serial:", "engine:x", "bot"] {
-            assert_eq!(PlayerKind::from_spec(empty), None, "{empty}");
+        // A spec is no key for an uploaded file: the page would not know which file it is.
+        for empty in [
+            "wasm:",
+            "sim:",
+            "serial:",
+            "engine:x",
+            "bot",
+            "wasm:good.wasm",
+        ] {
+            assert_eq!(PlayerKind::from_key(empty), None, "{empty}");
         }
+        assert_eq!(
+            PlayerKind::from_key("wasm:a#b.wasm#0123456789abcdef"),
+            Some(PlayerKind::Bot(Upload {
+                file: "a#b.wasm".into(),
+                hash: ContentHash::parse("0123456789abcdef").unwrap()
+            }))
+        );
         assert!(!kinds[0].is_device());
         assert!(kinds[2].is_device() && kinds[3].is_device());
         // The plan tells the organiser what the CLI needs instead of the page's port name.
@@ -540,6 +587,36 @@ mod tests {
             Plan::from_form(two[..1].to_vec(), "4x4", "10", "1"),
             Err(PlanError::League(LeagueError::TooFewPlayers(1)))
         ));
+    }
+
+    #[test]
+    fn another_file_under_the_same_name_is_another_plan() {
+        let with = |bytes: &[u8]| {
+            plan(
+                &[
+                    PlayerKind::Engine { level: 1 },
+                    PlayerKind::Bot(Upload::of("bot.wasm", bytes)),
+                    PlayerKind::Emulated {
+                        netlist: Some(Upload::of("mine.json", b"{\"modules\": {}}")),
+                    },
+                ],
+                "4x4",
+            )
+        };
+        let (old, new) = (with(b"\0asm one"), with(b"\0asm two"));
+        // The same names and specs, so the same plan for the CLI…
+        assert_eq!(old.players[1].kind.spec(), new.players[1].kind.spec());
+        assert_eq!(old.players[1].name, new.players[1].name);
+        // …but not the same text, which keys the results kept for a reload.
+        assert_ne!(old.to_string(), new.to_string());
+        assert_eq!(old.to_string(), with(b"\0asm one").to_string());
+        let hash = ContentHash::of(b"\0asm one");
+        assert!(
+            old.to_string().contains(&format!(
+                "spec = \"wasm:bot.wasm\"\n# the file's FNV-1a hash: {hash}\n"
+            )),
+            "{old}"
+        );
     }
 
     #[test]

@@ -11,10 +11,12 @@ use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 use web_sys::{IdbDatabase, IdbTransactionMode};
 
-use super::session::{Entrant, Plan, PlayerKind, add_player};
+use super::form::Form;
+use super::session::Plan;
+use crate::hash::ContentHash;
 use crate::idb;
 
-/// The form as last typed: `sizes<TAB>turn_ms<TAB>seed`, then `name<TAB>spec` per player.
+/// The form as last typed ([`Form::to_text`]).
 pub const FORM_KEY: &str = "quadrille.league.form";
 /// Set while a league runs: the next visit resumes it.
 pub const RUNNING_KEY: &str = "quadrille.league.running";
@@ -28,9 +30,11 @@ pub fn results_key(plan: &Plan) -> String {
     format!("quadrille.league.results\n{plan}")
 }
 
-/// The key of an uploaded file a player is made of (`kind` is `netlist` or `bot`).
-pub fn file_key(kind: &str, name: &str) -> String {
-    format!("quadrille.league.file\n{kind}\n{name}")
+/// The key of an uploaded file a player is made of (`kind` is `netlist` or `bot`), by its
+/// contents: a file is kept once however many players are made of it, and another file of
+/// the same name never takes its place.
+pub fn file_key(kind: &str, hash: ContentHash) -> String {
+    format!("quadrille.league.file\n{kind}\n{hash}")
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -117,56 +121,12 @@ pub fn save_bytes(key: &str, bytes: &[u8]) {
     });
 }
 
-/// What the form holds, as typed.
-#[derive(Clone, PartialEq)]
-pub struct Form {
-    pub players: Vec<Entrant>,
-    pub sizes: String,
-    pub turn_ms: String,
-    pub seed: String,
+/// The form kept by the last visit, or a small default league.
+pub fn stored_form() -> Form {
+    load(FORM_KEY).map_or_else(Form::default, |text| Form::from_text(&text))
 }
 
-impl Form {
-    /// The form kept by the last visit, or a small default league.
-    pub fn stored() -> Form {
-        let mut form = Form {
-            players: Vec::new(),
-            sizes: "8x10".into(),
-            turn_ms: "1000".into(),
-            seed: "1".into(),
-        };
-        let Some(text) = load(FORM_KEY) else {
-            for level in [1, 2] {
-                add_player(&mut form.players, PlayerKind::Engine { level });
-            }
-            return form;
-        };
-        let mut lines = text.lines();
-        if let Some([sizes, turn_ms, seed]) = lines
-            .next()
-            .map(|l| l.split('\t').collect::<Vec<_>>())
-            .and_then(|v| <[&str; 3]>::try_from(v).ok())
-        {
-            (form.sizes, form.turn_ms, form.seed) = (sizes.into(), turn_ms.into(), seed.into());
-        }
-        for line in lines {
-            if let Some((name, spec)) = line.split_once('\t')
-                && let Some(kind) = PlayerKind::from_spec(spec)
-            {
-                form.players.push(Entrant {
-                    name: name.into(),
-                    kind,
-                });
-            }
-        }
-        form
-    }
-
-    pub fn store(&self) {
-        let mut text = format!("{}\t{}\t{}\n", self.sizes, self.turn_ms, self.seed);
-        for p in &self.players {
-            text.push_str(&format!("{}\t{}\n", p.name, p.kind.spec()));
-        }
-        save(FORM_KEY, Some(&text));
-    }
+/// Keeps `form` for the next visit.
+pub fn store_form(form: &Form) {
+    save(FORM_KEY, Some(&form.to_text()));
 }

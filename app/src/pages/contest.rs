@@ -13,7 +13,7 @@ use wasm_bindgen_futures::spawn_local;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::browser_file::{self, download_text};
+use crate::browser_file;
 use crate::canvas::use_viewport;
 use crate::contest::entrants::{EntrantChange, EntrantRow};
 use crate::contest::form::Form;
@@ -22,6 +22,7 @@ use crate::contest::running::{Shared, now_ms, start};
 use crate::contest::session::{PilotChoice, add_entrant};
 use crate::contest::storage;
 use crate::contest::view::{Rounds, Tables, tables};
+use crate::export::{Export, Exports};
 
 #[function_component]
 pub fn Contest() -> Html {
@@ -185,10 +186,31 @@ pub fn Contest() -> Html {
     let results = guard.as_ref().map(|r| {
         let progress = r.session.progress();
         let done = progress.current.is_none();
-        let export = |text: String, name: &'static str| {
-            Callback::from(move |_: MouseEvent| download_text(&text, name))
-        };
-        let json = r.session.report_json();
+        let json = r.session.report_json().map(|json| {
+            Export::new(
+                "contest-export-json",
+                "Download the results (JSON)",
+                "contest.json",
+                json,
+            )
+        });
+        let exports = json
+            .into_iter()
+            .chain([
+                Export::new(
+                    "contest-export-log",
+                    "Download the log",
+                    "contest.log",
+                    r.session.log(),
+                ),
+                Export::new(
+                    "contest-export-plan",
+                    "Download the plan (for quadrille contest)",
+                    "contest.toml",
+                    r.session.plan().to_string(),
+                ),
+            ])
+            .collect::<Vec<_>>();
         let circuits: Vec<String> = r
             .session
             .plan()
@@ -231,19 +253,7 @@ pub fn Contest() -> Html {
                 <Rounds rounds={progress.rounds()} {done}
                         seconds={r.session.elapsed_s(now_ms())}
                         running={r.session.running().count()} />
-                <div class="contest-actions">
-                    if let Some(json) = json {
-                        <button type="button" class="chip" data-testid="contest-export-json"
-                                onclick={export(json, "contest.json")}>
-                            { "Download the results (JSON)" }</button>
-                    }
-                    <button type="button" class="chip" data-testid="contest-export-log"
-                            onclick={export(r.session.log(), "contest.log")}>
-                        { "Download the log" }</button>
-                    <button type="button" class="chip" data-testid="contest-export-plan"
-                            onclick={export(r.session.plan().to_string(), "contest.toml")}>
-                        { "Download the plan (for quadrille contest)" }</button>
-                </div>
+                <Exports class="contest-actions" {exports} />
                 <section class="contest-replay">
                     <h2>{ "Race replay" }</h2>
                     <label>{ "Circuit " }

@@ -363,10 +363,39 @@ pub fn BoardSetup(props: &SetupProps) -> Html {
 }
 
 fn line_controls(boards: &Boards, side: Side) -> Html {
-    let name = side.name();
     let line = boards.side(side).line;
-    let set = |setting: &'static str| {
+    let onchange = {
         let boards = boards.clone();
+        Callback::from(move |(setting, value): (&'static str, String)| {
+            let result = boards.side(side).line.set(setting, &value);
+            boards.side(side).error = result.err().map(|e| e.to_string());
+            boards.touch();
+        })
+    };
+    html! { <LineControls {line} {onchange} hook_suffix={format!("-{}", side.name())} /> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LineControlsProps {
+    pub line: LineSettings,
+    /// A control changed: its setting (`baud`, `data-bits`, `parity`, `stop-bits`, `flow`,
+    /// as [`FormSettings::set`] takes it) and value.
+    pub onchange: Callback<(&'static str, String)>,
+    /// Before and after each control's setting in its `data-testid` (`baud-red`,
+    /// `league-baud`).
+    #[prop_or_default]
+    pub hook_prefix: AttrValue,
+    #[prop_or_default]
+    pub hook_suffix: AttrValue,
+}
+
+/// A serial line's settings as form controls (spec §4: every one is a setting).
+#[function_component]
+pub fn LineControls(props: &LineControlsProps) -> Html {
+    let line = props.line;
+    let hook = |setting: &str| format!("{}{setting}{}", props.hook_prefix, props.hook_suffix);
+    let set = |setting: &'static str| {
+        let onchange = props.onchange.clone();
         Callback::from(move |event: Event| {
             let value = event
                 .target()
@@ -376,9 +405,7 @@ fn line_controls(boards: &Boards, side: Side) -> Html {
                         .or_else(|| t.dyn_ref::<HtmlInputElement>().map(HtmlInputElement::value))
                 })
                 .unwrap_or_default();
-            let result = boards.side(side).line.set(setting, &value);
-            boards.side(side).error = result.err().map(|e| e.to_string());
-            boards.touch();
+            onchange.emit((setting, value));
         })
     };
     let option = |value: String, current: bool| {
@@ -389,29 +416,29 @@ fn line_controls(boards: &Boards, side: Side) -> Html {
     html! {
         <div class="board-line">
             <label>{ "Baud" }
-                <input type="number" min="1" list="board-bauds" data-testid={format!("baud-{name}")}
+                <input type="number" min="1" list="board-bauds" data-testid={hook("baud")}
                        value={line.baud.to_string()} onchange={set("baud")} />
                 <datalist id="board-bauds">
                     { for BAUD_RATES.iter().map(|b| html! { <option value={b.to_string()} /> }) }
                 </datalist>
             </label>
             <label>{ "Data bits" }
-                <select data-testid={format!("data-bits-{name}")} onchange={set("data-bits")}>
+                <select data-testid={hook("data-bits")} onchange={set("data-bits")}>
                     { for [7u8, 8].map(|b| option(b.to_string(), line.data_bits.count() == b)) }
                 </select>
             </label>
             <label>{ "Parity" }
-                <select data-testid={format!("parity-{name}")} onchange={set("parity")}>
+                <select data-testid={hook("parity")} onchange={set("parity")}>
                     { for ["none", "even", "odd"].map(|p| option(p.into(), line.parity.name() == p)) }
                 </select>
             </label>
             <label>{ "Stop bits" }
-                <select data-testid={format!("stop-bits-{name}")} onchange={set("stop-bits")}>
+                <select data-testid={hook("stop-bits")} onchange={set("stop-bits")}>
                     { for [1u8, 2].map(|b| option(b.to_string(), line.stop_bits.count() == b)) }
                 </select>
             </label>
             <label>{ "Flow control" }
-                <select data-testid={format!("flow-{name}")} onchange={set("flow")}>
+                <select data-testid={hook("flow")} onchange={set("flow")}>
                     { for ["none", "hardware"].map(|f| option(f.into(), line.flow_control.name() == f)) }
                 </select>
             </label>

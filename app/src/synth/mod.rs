@@ -18,14 +18,38 @@ use worker::{Outcome, Reply, YosysWorker};
 pub struct Synthesized {
     /// What to call it (shown where an uploaded netlist shows its file name).
     pub label: String,
+    /// The design's short name ([`design_name`]).
+    pub name: String,
     /// The yosys JSON netlist.
     pub netlist: String,
+}
+
+/// Where the synthesized netlist goes: what the status says, and the prefix of the hooks
+/// (`data-testid`), so a page can hold pickers for several purposes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SynthFor {
+    /// It replaces the design on an emulated board.
+    #[default]
+    Board,
+    /// It joins the league as a player (hooks `league-verilog-files`, …).
+    League,
+}
+
+impl SynthFor {
+    fn hook(self, name: &str) -> String {
+        match self {
+            SynthFor::Board => name.to_owned(),
+            SynthFor::League => format!("league-{name}"),
+        }
+    }
 }
 
 #[derive(Properties, PartialEq)]
 pub struct SynthProps {
     /// Called with each netlist synthesized.
     pub on_netlist: Callback<Synthesized>,
+    #[prop_or_default]
+    pub target: SynthFor,
 }
 
 /// Where a synthesis stands (`data-state` of `synth-status`).
@@ -51,14 +75,16 @@ impl Status {
         }
     }
 
-    fn text(&self) -> String {
+    fn text(&self, target: SynthFor) -> String {
+        let (ok, error) = match target {
+            SynthFor::Board => ("now runs on the board", "the board runs as before"),
+            SynthFor::League => ("joins the league", "no player added"),
+        };
         match self {
             Status::Idle => "no Verilog picked".into(),
             Status::Running(step) => format!("synthesizing: {step}"),
-            Status::Ok { label, seconds } => {
-                format!("synthesized in {seconds:.1} s: {label} now runs on the board")
-            }
-            Status::Error(why) => format!("not synthesized: {why} (the board runs as before)"),
+            Status::Ok { label, seconds } => format!("synthesized in {seconds:.1} s: {label} {ok}"),
+            Status::Error(why) => format!("not synthesized: {why} ({error})"),
         }
     }
 }
@@ -157,6 +183,7 @@ impl Component for VerilogSynth {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
+        let hook = |name: &str| ctx.props().target.hook(name);
         let picked = link.batch_callback(|event: Event| {
             let input = event.target_dyn_into::<HtmlInputElement>()?;
             let files = input.files().map(|f| browser_file::list(&f))?;
@@ -173,25 +200,25 @@ impl Component for VerilogSynth {
             Some(Msg::TopTyped(input.value()))
         });
         html! {
-            <div class="board-verilog" data-testid="verilog">
+            <div class="board-verilog" data-testid={hook("verilog")}>
                 <div class="board-line">
                     <label>{ "Verilog files" }
                         <input type="file" multiple=true accept=".v,.sv,.vh,.svh,.hex,.mem"
-                               data-testid="verilog-files" onchange={picked} />
+                               data-testid={hook("verilog-files")} onchange={picked} />
                     </label>
                     <label>{ "Top module" }
-                        <input type="text" data-testid="verilog-top" value={self.top.clone()}
+                        <input type="text" data-testid={hook("verilog-top")} value={self.top.clone()}
                                placeholder="found by yosys" spellcheck="false"
                                oninput={typed} onchange={top} />
                     </label>
                 </div>
                 <p class={classes!("board-status", matches!(self.status, Status::Error(_)).then_some("error"))}
-                   data-testid="synth-status" data-state={self.status.state()}
+                   data-testid={hook("synth-status")} data-state={self.status.state()}
                    role={matches!(self.status, Status::Error(_)).then_some("alert")}>
-                    { self.status.text() }
+                    { self.status.text(ctx.props().target) }
                 </p>
                 if !self.log.is_empty() {
-                    <pre class="synth-log" data-testid="synth-log">{ &self.log }</pre>
+                    <pre class="synth-log" data-testid={hook("synth-log")}>{ &self.log }</pre>
                 }
             </div>
         }
@@ -250,11 +277,16 @@ impl VerilogSynth {
             Some(netlist) => {
                 let names: Vec<&str> = self.files.iter().map(|(n, _)| n.as_str()).collect();
                 let label = label(&names, &self.top);
+                let name = design_name(&names, &self.top, &netlist);
                 self.status = Status::Ok {
                     label: label.clone(),
                     seconds: outcome.seconds,
                 };
-                ctx.props().on_netlist.emit(Synthesized { label, netlist });
+                ctx.props().on_netlist.emit(Synthesized {
+                    label,
+                    name,
+                    netlist,
+                });
             }
             None => self.status = Status::Error(error_summary(&self.log)),
         }
@@ -276,6 +308,23 @@ pub fn label(files: &[&str], top: &str) -> String {
             if rest.len() == 1 { "" } else { "s" }
         ),
     }
+}
+
+/// A synthesized design's short name (a league player's): its top module — as typed, else
+/// the one yosys found (the netlist's module marked `top`) — else the first file's stem.
+pub fn design_name(files: &[&str], top: &str, netlist: &str) -> String {
+    let top = top.trim();
+    if !top.is_empty() {
+        return top.to_owned();
+    }
+    if let Ok(module) = hdl_sim::netlist::Module::from_json(netlist) {
+        return module.name;
+    }
+    let first = files.first().copied().unwrap_or("design");
+    first
+        .rsplit_once('.')
+        .map_or(first, |(stem, _)| stem)
+        .to_owned()
 }
 
 /// The line of yosys's log that says what went wrong: its first `ERROR` (yosys writes
@@ -330,10 +379,20 @@ mod tests {
         };
         assert_eq!(ok.state(), "ok");
         assert_eq!(Status::Error("x.v:3: ERROR".into()).state(), "error");
-        assert!(
-            Status::Error("x.v:3: ERROR: bad".into())
-                .text()
-                .contains("x.v:3: ERROR: bad")
-        );
+        let error = Status::Error("x.v:3: ERROR: bad".into());
+        assert!(error.text(SynthFor::Board).contains("x.v:3: ERROR: bad"));
+        assert!(error.text(SynthFor::League).ends_with("(no player added)"));
+        assert_eq!(SynthFor::Board.hook("synth-status"), "synth-status");
+        assert_eq!(SynthFor::League.hook("synth-status"), "league-synth-status");
+    }
+
+    #[test]
+    fn designs_are_named_by_their_top_module_or_first_file() {
+        let netlist = r#"{"modules": {"inner": {"attributes": {}, "ports": {}, "cells": {},
+            "netnames": {}}, "outer": {"attributes": {"top": "00000000000000000000000000000001"},
+            "ports": {}, "cells": {}, "netnames": {}}}}"#;
+        assert_eq!(design_name(&["a.v", "b.v"], " mine ", netlist), "mine");
+        assert_eq!(design_name(&["a.v", "b.v"], "", netlist), "outer");
+        assert_eq!(design_name(&["player.sv", "b.v"], "", "{}"), "player");
     }
 }
