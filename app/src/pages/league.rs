@@ -13,7 +13,7 @@
 
 use std::rc::Rc;
 
-use engine::soccer::search::MAX_LEVEL;
+use engine::soccer::search::{MAX_LEVEL, level_label};
 use web_sys::{File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -247,7 +247,7 @@ pub fn League() -> Html {
                         <select data-testid="league-engine-level" onchange={choose_level}>
                             { for (0..=MAX_LEVEL).map(|l| html! {
                                 <option value={l.to_string()} selected={l == *level}>
-                                    { l }</option>
+                                    { level_label(l) }</option>
                             }) }
                         </select>
                     </label>
