@@ -23,7 +23,7 @@ use crate::serial::side::Forfeit;
 use crate::serial::{BoardKind, Boards};
 use crate::soccer::players::{Delivery, EngineLink, Human, Lineup, Seats};
 use crate::soccer::recorded::RecordedGame;
-use crate::soccer::session::{Effect, Moment, Session, Suggested};
+use crate::soccer::session::{Effect, Moment, SearchFigures, Session, Suggested};
 use crate::soccer::setup::{Edit, Setup};
 use crate::soccer::view::{
     CanvasEvent, FieldCanvas, HistoryScrubber, RecordBox, RecordLoader, ResultBanner, SetupPanel,
@@ -188,9 +188,22 @@ impl Component for Soccer {
             Msg::Suggested(answer) => {
                 self.suggest_pending = None;
                 match answer {
-                    Answer::Turn { turn, win, .. } => {
-                        self.session.suggested(Ok(Suggested { turn, win }))
-                    }
+                    Answer::Turn {
+                        turn,
+                        win,
+                        depth,
+                        nodes,
+                        millis,
+                        ..
+                    } => self.session.suggested(Ok(Suggested {
+                        turn,
+                        win,
+                        search: SearchFigures {
+                            depth,
+                            nodes,
+                            millis,
+                        },
+                    })),
                     Answer::Refused { reason, .. } => self.session.suggested(Err(reason)),
                     Answer::Ready => {}
                 }
@@ -255,6 +268,7 @@ impl Component for Soccer {
                     </div>
                     <RecordBox record={session.live().map(|r| AttrValue::from(r.record().to_string()))}
                                suggestion={session.suggestion_text().map(AttrValue::from)}
+                               search={session.suggestion_search()}
                                on_copy={link.callback(|()| Msg::Copy)}
                                on_download={link.callback(|()| Msg::Download)} />
                     if self.setup.sides.iter().any(|(_, s)| BoardKind::from_value(&s.kind).is_some()) {

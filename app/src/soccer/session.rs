@@ -97,6 +97,8 @@ struct Suggestion {
     path: Vec<Point>,
     /// The probability that the player to move wins, by the engine's search (once it answered).
     win: Option<f64>,
+    /// How the search went (once it answered).
+    search: Option<SearchFigures>,
 }
 
 /// The engine's answer to a suggestion request (see [`Session::suggested`]).
@@ -106,6 +108,20 @@ pub struct Suggested {
     pub turn: String,
     /// The probability that the player to move wins, by its search.
     pub win: f64,
+    pub search: SearchFigures,
+}
+
+/// How far and how fast the engine searched for a suggestion: the page shows them, and the
+/// e2e suite compares them with `quadrille soccer analyse` (the same deterministic search in
+/// WebAssembly and natively: the same depth and steps, at different speeds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchFigures {
+    /// Whole turns searched ahead.
+    pub depth: u32,
+    /// Steps tried.
+    pub nodes: u64,
+    /// The worker's time for the search, milliseconds.
+    pub millis: f64,
 }
 
 /// The soccer page's game flow. See the module documentation.
@@ -457,6 +473,7 @@ impl Session {
             digits: String::new(),
             path: Vec::new(),
             win: None,
+            search: None,
         });
         self.effects.push_back(Effect::Suggest(record));
     }
@@ -467,8 +484,9 @@ impl Session {
             return;
         };
         match answer {
-            Ok(Suggested { turn, win }) => {
+            Ok(Suggested { turn, win, search }) => {
                 suggestion.win = Some(win);
+                suggestion.search = Some(search);
                 let start = self
                     .scrub
                     .as_ref()
@@ -524,10 +542,21 @@ impl Session {
         self.suggestion.as_ref().map(|s| {
             if s.digits.is_empty() {
                 "The engine is thinking…".to_owned()
+            } else if let Some(f) = s.search {
+                let turns = if f.depth == 1 { "turn" } else { "turns" };
+                format!(
+                    "The engine suggests {} ({} {turns} ahead, {} steps in {:.0} ms).",
+                    s.digits, f.depth, f.nodes, f.millis
+                )
             } else {
                 format!("The engine suggests {}.", s.digits)
             }
         })
+    }
+
+    /// How the engine searched for the suggestion shown, once it answered.
+    pub fn suggestion_search(&self) -> Option<SearchFigures> {
+        self.suggestion.as_ref().and_then(|s| s.search)
     }
 
     /// The points the suggested turn leads through (empty without one).
@@ -962,12 +991,24 @@ mod tests {
         // Until the engine answers, the bar shows its static evaluation (Blue to move).
         let blue = Engine::new(0, 0).evaluate(session.shown().unwrap().game());
         assert_eq!(session.red_chance(), Some(1.0 - blue));
+        assert_eq!(session.suggestion_search(), None);
+        let search = SearchFigures {
+            depth: 6,
+            nodes: 600_012,
+            millis: 41.5,
+        };
         session.suggested(Ok(Suggested {
             turn: "0".into(),
             win: 0.75,
+            search,
         }));
-        // Then its search's estimate for the player to move, Blue.
+        // Then its search's estimate for the player to move, Blue, and how it searched.
         assert_eq!(session.red_chance(), Some(0.25));
+        assert_eq!(session.suggestion_search(), Some(search));
+        assert_eq!(
+            session.suggestion_text().unwrap(),
+            "The engine suggests 0 (6 turns ahead, 600012 steps in 42 ms)."
+        );
         assert_eq!(
             session.suggestion_path(),
             [Point::new(5, 6), Point::new(5, 5)]
@@ -975,6 +1016,7 @@ mod tests {
         session.scrub_to(usize::MAX);
         assert_eq!(session.history(), Some((3, 3)));
         assert!(session.suggestion_text().is_none());
+        assert_eq!(session.suggestion_search(), None, "gone with the position");
         let blue = Engine::new(0, 0).evaluate(session.shown().unwrap().game());
         assert_eq!(session.red_chance(), Some(1.0 - blue), "no search here");
         session.suggest();

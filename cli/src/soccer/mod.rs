@@ -1,7 +1,8 @@
-//! `quadrille soccer judge | moves | referee | play | league`.
+//! `quadrille soccer judge | moves | analyse | referee | play | league`.
 
 use std::process::ExitCode;
 
+mod analyse;
 mod judge;
 mod league;
 mod moves;
@@ -15,6 +16,8 @@ pub enum Command {
     Judge(judge::Args),
     /// List the legal complete turns of the player to move (at most `--limit`), or count them.
     Moves(moves::Args),
+    /// The engine's turn for the player to move: depth, steps, time and chance to win.
+    Analyse(analyse::Args),
     /// Referee games between boards, bots and the engine.
     Referee(referee::Args),
     /// Let the engine act as a board on a serial port.
@@ -27,6 +30,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
         Command::Judge(args) => judge::run(args),
         Command::Moves(args) => moves::run(args),
+        Command::Analyse(args) => analyse::run(args),
         Command::Referee(args) => referee::run(args),
         Command::Play(args) => play::run(args),
         Command::League(args) => league::run(args),

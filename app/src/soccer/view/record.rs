@@ -5,6 +5,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::soccer::recorded::RecordedGame;
+use crate::soccer::session::SearchFigures;
 
 /// The record box's placeholder: a legal game (the judge accepts it), to show the format.
 pub const EXAMPLE_RECORD: &str = "8x10 red: 3/01/2";
@@ -15,6 +16,10 @@ pub struct RecordBoxProps {
     pub record: Option<AttrValue>,
     /// What the engine suggests (or that it is thinking).
     pub suggestion: Option<AttrValue>,
+    /// How it searched, once it answered: `data-depth`, `data-nodes` and `data-millis` on the
+    /// suggestion (the e2e suite compares them with the CLI's search).
+    #[prop_or_default]
+    pub search: Option<SearchFigures>,
     pub on_copy: Callback<()>,
     pub on_download: Callback<()>,
 }
@@ -28,7 +33,12 @@ pub fn RecordBox(props: &RecordBoxProps) -> Html {
             <div class="soccer-record-head">
                 <span>{ "Record" }</span>
                 if let Some(text) = &props.suggestion {
-                    <span class="soccer-suggestion" data-testid="suggestion">{ text }</span>
+                    <span class="soccer-suggestion" data-testid="suggestion"
+                          data-depth={props.search.map(|s| s.depth.to_string())}
+                          data-nodes={props.search.map(|s| s.nodes.to_string())}
+                          data-millis={props.search.map(|s| format!("{:.3}", s.millis))}>
+                        { text }
+                    </span>
                 }
                 <span class="soccer-record-actions">
                     <button type="button" class="chip" data-testid="copy-record" disabled={none}
