@@ -3,12 +3,18 @@
 //! figure with the raw step/undo rate measured in the same run.
 //!
 //! `cargo bench -p engine --bench soccer`
+//!
+//! The last table is the native side of issue 17's WebAssembly figure: the page's suggestion
+//! level on the positions the e2e suite asks the soccer worker about in headless Chromium
+//! (`e2e/tests/engine_speed.test.mjs`, which prints the browser's nodes per second beside
+//! `quadrille soccer analyse`'s).
 
 use std::time::Instant;
 
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, StepEffect};
+use engine::soccer::record::Record;
 use engine::soccer::search::{Engine, legacy};
 use engine::soccer::turns::count_turns;
 use engine::soccer::{Dir, Side};
@@ -170,4 +176,56 @@ fn main() {
             count_turns(&g, 1_000_000)
         );
     }
+
+    wasm_comparison();
+}
+
+/// The positions of the e2e suite's WebAssembly speed figure (one record a line).
+const E2E_POSITIONS: &str = include_str!("../../e2e/tests/engine-speed-fixtures/positions.txt");
+
+/// The page's suggestion level (`SUGGEST_LEVEL` in `app/src/pages/soccer.rs`) and the seed the
+/// e2e file types into the page.
+const E2E_LEVEL: u8 = 4;
+const E2E_SEED: u64 = 7;
+
+/// Level 4 on the e2e's positions, natively, and how to get the WebAssembly figure.
+fn wasm_comparison() {
+    println!();
+    println!(
+        "{:<58} {:>6} {:>9} {:>9} {:>12}",
+        "level 4, seed 7, on the e2e's positions", "depth", "nodes", "ms", "nodes/s"
+    );
+    let (mut nodes, mut secs) = (0u64, 0.0);
+    for line in E2E_POSITIONS.lines().filter(|l| !l.starts_with('#')) {
+        let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e}"));
+        let start = Instant::now();
+        let analysis = Engine::new(E2E_LEVEL, E2E_SEED)
+            .analyse(&game)
+            .expect("an open game");
+        let took = start.elapsed().as_secs_f64();
+        nodes += analysis.nodes;
+        secs += took;
+        println!(
+            "{:<58} {:>6} {:>9} {:>9.1} {:>12.0}",
+            line.chars().take(58).collect::<String>(),
+            analysis.depth,
+            analysis.nodes,
+            took * 1000.0,
+            analysis.nodes as f64 / took
+        );
+    }
+    println!(
+        "{:<58} {:>6} {:>9} {:>9.1} {:>12.0}",
+        "all",
+        "",
+        nodes,
+        secs * 1000.0,
+        nodes as f64 / secs
+    );
+    println!(
+        "WebAssembly (the soccer worker in headless Chromium) against native on these positions: \
+         CI=true E2E_FILES=tests/engine_speed.test.mjs cargo xtask test --only build,e2e \
+         (prints both nodes per second and their ratio; issue 17's target: wasm >= 0.5x native)"
+    );
 }
