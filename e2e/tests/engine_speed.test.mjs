@@ -2,10 +2,10 @@
 // Chromium) against the same search natively (`quadrille soccer analyse`). On a few fixed
 // positions, on 8x10 and larger fields, the page's "Suggest a turn" (level 4: a fixed budget of
 // 600,000 steps, so deterministic) and the CLI with the same level and seed must choose the
-// same turn after the same depth and number of steps: one search, compiled twice. Then it
-// PRINTS the nodes per second of both and their ratio against the issue's target (WebAssembly
-// at least half as fast as native). Speed is not asserted: a loaded machine says nothing about
-// the code. (`QUADRILLE_BIN` is the dev build, whose `engine` crate is built at opt-level 2;
+// same turn after the same depth and number of steps, with the same estimate (the win bar):
+// one search, compiled twice. Then it PRINTS the nodes per second of both and their ratio
+// against the issue's target (WebAssembly at least half as fast as native). Speed is not
+// asserted: a loaded machine says nothing about the code. (`QUADRILLE_BIN` is the dev build, whose `engine` crate is built at opt-level 2;
 // `cargo bench -p engine --bench soccer` prints the release build's figure on the same
 // positions.)
 
@@ -40,6 +40,11 @@ const POSITIONS = readFileSync(new URL('engine-speed-fixtures/positions.txt', im
   .split('\n')
   .filter((line) => line.trim() !== '' && !line.startsWith('#'));
 
+// The player to move, by the judge.
+function toMove(record) {
+  return JSON.parse(execFileSync(quadrille, ['soccer', 'judge', record], { encoding: 'utf8' })).to_move;
+}
+
 function native(record) {
   const out = execFileSync(
     quadrille,
@@ -68,6 +73,8 @@ async function suggest(page, record) {
     depth: Number(await el.getAttribute('data-depth')),
     nodes: Number(await el.getAttribute('data-nodes')),
     millis: Number(await el.getAttribute('data-millis')),
+    // The bar beside the field shows the search's estimate for the mover, as Red's chance.
+    red: await page.getAttribute('[data-testid="win-bar"]', 'data-red'),
   };
 }
 
@@ -102,6 +109,9 @@ test('the worker\'s search equals the native one, and its nodes per second besid
         { turn: cli.turn, depth: cli.depth, nodes: cli.nodes },
         record,
       );
+      // And the same estimate of the mover's chance (the bar shows Red's, to 3 decimals).
+      const red = toMove(record) === 'red' ? cli.win : 1 - cli.win;
+      assert.equal(wasm.red, red.toFixed(3), `${record}: the win bar`);
       assert.equal(await page.inputValue('[data-testid="seed"]'), String(SEED), 'the seed stayed');
       wasmTotal = { nodes: wasmTotal.nodes + wasm.nodes, millis: wasmTotal.millis + wasm.millis };
       nativeTotal = { nodes: nativeTotal.nodes + cli.nodes, millis: nativeTotal.millis + cli.millis };
