@@ -5,9 +5,9 @@
 // same turn after the same depth and number of steps, with the same estimate (the win bar):
 // one search, compiled twice. Then it PRINTS the nodes per second of both and their ratio
 // against the issue's target (WebAssembly at least half as fast as native). Speed is not
-// asserted: a loaded machine says nothing about the code. (`QUADRILLE_BIN` is the dev build, whose `engine` crate is built at opt-level 2;
-// `cargo bench -p engine --bench soccer` prints the release build's figure on the same
-// positions.)
+// asserted: a loaded machine says nothing about the code. (`QUADRILLE_BIN` is the dev build,
+// whose `engine` crate is built at opt-level 2; `cargo bench -p engine --bench soccer` prints
+// the release build's figure on the same positions.)
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
