@@ -159,22 +159,21 @@ fn bad_bots_lose_by_the_usual_reasons_and_the_engine_wins() {
     }
 }
 
+/// `quadrille soccer referee` of the bot at `path` (red) against the engine, with `extra`
+/// options, for the cases it must refuse before any game.
+fn refused_referee(path: &Path, extra: &[&str]) -> std::process::Output {
+    let red = spec(path);
+    let mut args = vec!["soccer", "referee", "--red", &red, "--blue", "engine"];
+    args.extend_from_slice(extra);
+    run(quadrille(&args), LIMIT)
+}
+
 #[test]
 fn a_module_that_is_no_wasi_command_is_refused_with_its_path() {
     let dir = testkit::scratch_dir("cli");
     let path = dir.path().join("nothing.wasm");
     std::fs::write(&path, b"not wasm").unwrap();
-    let out = run(
-        quadrille(&[
-            "soccer",
-            "referee",
-            "--red",
-            &spec(&path),
-            "--blue",
-            "engine",
-        ]),
-        LIMIT,
-    );
+    let out = refused_referee(&path, &[]);
     assert_ne!(code(&out), 0);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("nothing.wasm"), "{stderr}");
@@ -298,19 +297,7 @@ fn the_bot_memory_limit_is_a_flag_and_a_plan_field() {
     assert_eq!(reason_with(&[]), Reason::Disconnect);
     assert_eq!(reason_with(&["--bot-memory-mb", "128"]), Reason::Timeout);
     assert_eq!(reason_with(&["--bot-memory-mb", "64"]), Reason::Disconnect);
-    let refused = run(
-        quadrille(&[
-            "soccer",
-            "referee",
-            "--red",
-            &spec(&path),
-            "--blue",
-            "engine",
-            "--bot-memory-mb",
-            "0",
-        ]),
-        LIMIT,
-    );
+    let refused = refused_referee(&path, &["--bot-memory-mb", "0"]);
     assert_ne!(code(&refused), 0);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--bot-memory-mb"));
 
