@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use engine::soccer::search::Engine;
 
-use super::judge::{load, replay};
+use super::judge::open_position;
 use super::play::DEFAULT_LEVEL;
 use crate::out::outln;
 
@@ -54,14 +54,7 @@ struct Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let record = load(&args.record)?;
-    let game = replay(&record)?;
-    if let Some(outcome) = game.outcome() {
-        anyhow::bail!(
-            "the game is over ({}): no turn to analyse",
-            outcome.describe(game.turn_number())
-        );
-    }
+    let game = open_position(&args.record, "analyse")?;
     let mut engine = match args.ms {
         Some(ms) => Engine::timed(ms, args.seed),
         None => Engine::at_level(args.level, args.seed),

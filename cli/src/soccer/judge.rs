@@ -45,6 +45,19 @@ pub(super) fn replay(record: &Record) -> anyhow::Result<Game> {
     record.replay().context("the moves contradict the record")
 }
 
+/// The position of the record `arg` (as [`load`] reads it) with a turn still to play, for the
+/// commands that look at that turn (`doing`, e.g. `list`, says what they would have done).
+pub(super) fn open_position(arg: &OsStr, doing: &str) -> anyhow::Result<Game> {
+    let game = replay(&load(arg)?)?;
+    if let Some(outcome) = game.outcome() {
+        anyhow::bail!(
+            "the game is over ({}): no turn to {doing}",
+            outcome.describe(game.turn_number())
+        );
+    }
+    Ok(game)
+}
+
 /// The JSON printed by the judge; field order is part of the interface.
 #[derive(serde::Serialize)]
 struct Verdict {

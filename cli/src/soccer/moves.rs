@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use engine::soccer::turns::count_turns_within;
 
-use super::judge::{load, replay};
+use super::judge::open_position;
 use crate::out;
 
 /// Turns listed unless `--limit` says otherwise.
@@ -46,14 +46,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let record = load(&args.record)?;
-    let game = replay(&record)?;
-    if let Some(outcome) = game.outcome() {
-        anyhow::bail!(
-            "the game is over ({}): no turn to list",
-            outcome.describe(game.turn_number())
-        );
-    }
+    let game = open_position(&args.record, "list")?;
     let mut out = out::stdout();
     if args.count {
         let count = count_turns_within(&game, args.budget);
