@@ -259,6 +259,9 @@ impl World {
         self.log_dropped += (bytes.len() - keep) as u64;
     }
 
+    // `fd_write`/`pwrite` and `fd_read`/`pread` mirror each other as WASI defines them (a
+    // descriptor, an iovec list, a count out, an offset for the positional calls): the same
+    // signature, opposite directions.
     #[expect(
         clippy::too_many_arguments,
         reason = "one argument per parameter of the WASI call it implements"

@@ -31,6 +31,10 @@ pub enum BrowserError {
 
 /// A [`Simulator`]'s design compiled by the browser. Clones share the instance: the state is
 /// loaded before every run and stored after it, so they never see each other's.
+///
+/// Its bookkeeping (memory bases, state shape, cycles run) is the native host's
+/// (`Compiled`, with wasmtime) field for field: both run the same module through
+/// [`super::uart_link`]'s `Loaded`, over a different engine's types.
 #[derive(Clone)]
 pub struct BrowserHost {
     memory: WebAssembly::Memory,
