@@ -34,7 +34,7 @@ pub enum BrowserError {
 ///
 /// Its bookkeeping (memory bases, state shape, cycles run) is the native host's
 /// (`Compiled`, with wasmtime) field for field: both run the same module through
-/// [`super::uart_link`]'s `Loaded`, over a different engine's types.
+/// `uart_link`'s `Loaded`, over a different engine's types.
 #[derive(Clone)]
 pub struct BrowserHost {
     memory: WebAssembly::Memory,
