@@ -6,7 +6,8 @@
 //! cargo run --release -p engine --example match -- --ladder --sizes 8x10 --games 100
 //! ```
 //!
-//! Players: `new:MS` (the engine, timed), `new@L` (the engine at deterministic level L),
+//! Players: `engine:L` (the engine a user picks by level: `Engine::at_level`), `new:MS` (the
+//! engine, timed), `new@L` (the engine at deterministic level L),
 //! `legacy:MS` (the engine as it was, stopped by the same clock), `legacy@L` (the old engine's
 //! level L, a node budget: `legacy@6` is the old `engine:6`). A game is played directly on a
 //! [`Game`] (no wire): a turn that is not legal, or that takes longer than `--fault-ms`
@@ -31,6 +32,9 @@ enum Spec {
         millis: Option<u32>,
         level: u8,
     },
+    /// `engine:L`: the engine a user picks by level ([`Engine::at_level`]): a node budget
+    /// below the top level, the top level timed.
+    Level(u8),
     /// `exec:COMMAND`: a program speaking the wire protocol (spec §4) on stdin/stdout, e.g.
     /// the QtPaperSoccer opponent outside the repository; one process per series.
     Exec(String),
@@ -40,6 +44,12 @@ impl Spec {
     fn parse(s: &str) -> Result<Spec, String> {
         if let Some(command) = s.strip_prefix("exec:") {
             return Ok(Spec::Exec(command.to_string()));
+        }
+        if let Some(level) = s.strip_prefix("engine:") {
+            let level = level
+                .parse::<u8>()
+                .map_err(|_| format!("`{s}`: expected engine:LEVEL"))?;
+            return Ok(Spec::Level(level));
         }
         let bad = || format!("`{s}`: expected new:MS, new@LEVEL, legacy:MS or legacy@LEVEL");
         let (kind, rest) = s.split_at(s.find([':', '@']).ok_or_else(bad)?);
@@ -67,6 +77,7 @@ impl Spec {
                 millis: Some(ms), ..
             } => format!("legacy:{ms}"),
             Spec::Legacy { level, .. } => format!("legacy@{level}"),
+            Spec::Level(level) => format!("engine:{level}"),
             Spec::Exec(_) => "exec".to_string(),
         }
     }
@@ -78,6 +89,7 @@ impl Spec {
                 millis: Some(ms), ..
             } => Player::New(Engine::timed(ms, seed)),
             Spec::New { level, .. } => Player::New(Engine::new(level, seed)),
+            Spec::Level(level) => Player::New(Engine::at_level(level, seed)),
             Spec::Legacy { millis, level } => {
                 Player::Legacy(legacy::Engine::new(level, seed), millis)
             }
@@ -389,22 +401,17 @@ fn main() -> Result<(), String> {
     }
     println!("{games} games per line, colours and starters balanced, seed {seed}");
     if ladder {
-        // Each level against the one below, deterministic budgets; Elo summed up the ladder.
+        // Each level against the one below, as users pick them (`engine:L`: node budgets, the
+        // top level timed); Elo summed up the ladder.
         for field in &sizes {
             let mut total = 0.0;
-            for level in 2..=engine::soccer::search::MAX_LEVEL {
-                let a = Spec::New {
-                    millis: None,
-                    level,
-                };
-                let b = Spec::New {
-                    millis: None,
-                    level: level - 1,
-                };
+            for level in 1..=engine::soccer::search::MAX_LEVEL {
+                let a = Spec::Level(level);
+                let b = Spec::Level(level - 1);
                 let t = series(*field, &a, &b, games, seed, f64::INFINITY);
                 report(*field, &a, &b, &t);
                 total += elo(t.wins as f64 / t.games.max(1) as f64);
-                println!("         level {level}: {total:+.0} Elo above level 1");
+                println!("         level {level}: {total:+.0} Elo above level 0");
             }
         }
         return Ok(());

@@ -17,10 +17,11 @@
 //! 4096, by a random walk of legal steps); levels 1..=[`MAX_LEVEL`] search with growing
 //! budgets. The engine as it was before this search is kept in [`legacy`] for measuring.
 
-mod eval;
+pub mod eval;
 pub mod legacy;
 mod table;
 mod tree;
+mod weights;
 mod zobrist;
 
 use std::sync::Arc;
@@ -43,9 +44,13 @@ const WIN: i32 = 1_000_000;
 const PROVEN: i32 = WIN - 100_000;
 const INF: i32 = i32::MAX;
 
-/// The node budget of each level (index = level), in deterministic play.
-const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
-    [0, 2_000, 20_000, 200_000, 600_000, 1_500_000, 3_000_000];
+/// The node budget of each level (index = level), in deterministic play. Level 1 sees one turn
+/// ahead (the best outcome of its own turn by the evaluation); above it each level has about
+/// ten times the budget of the one below, as the tree grows about that much per turn of depth
+/// on a 8×10 field, so that each level is clearly stronger than the one below (README: the Elo
+/// ladder). Level 5's budget is about an eighth of what the timed top level searches in its
+/// 650 ms natively; level 6's is for deterministic play only (the top level is timed).
+const BUDGETS: [u64; MAX_LEVEL as usize + 1] = [0, 40, 1_000, 10_000, 100_000, 800_000, 6_000_000];
 
 /// The time per turn of each level in timed play, milliseconds (level 6 is the contest's
 /// 1000 ms turn minus [`safety_margin_ms`]).
@@ -66,8 +71,10 @@ pub fn level_label(level: u8) -> String {
             let budget = BUDGETS[usize::from(level)];
             let steps = if budget >= 1_000_000 {
                 format!("{}M", budget as f64 / 1e6)
+            } else if budget >= 1_000 {
+                format!("{}k", budget as f64 / 1e3)
             } else {
-                format!("{}k", budget / 1_000)
+                budget.to_string()
             };
             format!("{level} · {steps} steps a turn")
         }
@@ -161,6 +168,8 @@ pub struct Engine {
     max_depth: u32,
     seed: u64,
     rng: SplitMix64,
+    /// The evaluation's weights: those in use, or a trainer's candidate.
+    weights: eval::Weights,
     /// The Zobrist keys of the field last played on, kept from turn to turn.
     keys: Option<Arc<Keys>>,
     /// A timed engine's transposition table, kept from turn to turn on the same field (a
@@ -181,6 +190,7 @@ impl Engine {
             max_depth: u32::MAX,
             seed,
             rng: SplitMix64::new(seed),
+            weights: eval::Weights::in_use(),
             keys: None,
             table: None,
         }
@@ -224,6 +234,13 @@ impl Engine {
     pub fn with_time_cap(mut self, millis: u32) -> Engine {
         let millis = f64::from(millis.max(1));
         self.millis = Some(self.millis.map_or(millis, |m| m.min(millis)));
+        self
+    }
+
+    /// Evaluates positions with `weights` instead of those in use: for the training
+    /// program, which measures a candidate against the weights in use.
+    pub fn with_weights(mut self, weights: eval::Weights) -> Engine {
+        self.weights = weights;
         self
     }
 
@@ -276,7 +293,7 @@ impl Engine {
         match game.outcome() {
             Some(o) if o.winner == game.to_move() => 1.0,
             Some(_) => 0.0,
-            None => eval::win_probability(eval::evaluate(game, self.seed)),
+            None => eval::win_probability(eval::evaluate(game, &self.weights, self.seed)),
         }
     }
 
@@ -333,7 +350,15 @@ impl Engine {
             scratch = Table::new(Table::bits_for(sized_for));
             &mut scratch
         };
-        let mut search = tree::Search::new(game, &keys, table, budget, deadline, self.seed);
+        let mut search = tree::Search::new(
+            game,
+            &keys,
+            table,
+            budget,
+            deadline,
+            self.seed,
+            self.weights,
+        );
         let found = search.root(self.max_depth);
         Some(Analysis {
             turn: Turn::from_steps(found.digits),

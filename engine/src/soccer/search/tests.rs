@@ -116,8 +116,9 @@ fn level_millis_leave_a_margin_of_the_turn() {
 #[test]
 fn level_labels_say_what_each_level_does() {
     assert_eq!(level_label(0), "0 · random (weakest)");
-    assert_eq!(level_label(2), "2 · 20k steps a turn");
-    assert_eq!(level_label(5), "5 · 1.5M steps a turn");
+    assert_eq!(level_label(1), "1 · 40 steps a turn");
+    assert_eq!(level_label(2), "2 · 1k steps a turn");
+    assert_eq!(level_label(5), "5 · 800k steps a turn");
     assert_eq!(level_label(6), "6 · 650 ms a turn (strongest)");
     assert_eq!(level_label(200), level_label(MAX_LEVEL));
 }
@@ -129,4 +130,107 @@ fn only_the_top_level_is_timed() {
     assert_eq!(below.budget, BUDGETS[3]);
     // The cap only stops a search that a slow machine has let run past the top level's time.
     assert_eq!(below.millis, Some(650.0));
+}
+
+/// Plays `turns` random turns from the kick-off and the same game mirrored by `map` (a
+/// digit's image), with `starter` and `mirrored_starter`; calls `check` at each turn start.
+fn mirrored_games(
+    field: Field,
+    starters: (Side, Side),
+    map: fn(u8) -> u8,
+    mut check: impl FnMut(&Game, &Game),
+) {
+    for seed in 0..20 {
+        let mut a = Game::new(field, starters.0);
+        let mut b = Game::new(field, starters.1);
+        let mut random = Engine::new(0, seed);
+        while a.outcome().is_none() {
+            check(&a, &b);
+            let turn = random.choose_turn(&a).expect("a turn");
+            let image: Vec<u8> = turn.digits().iter().map(|&d| map(d)).collect();
+            a.play_turn(&turn);
+            b.play_turn(&Turn::new(&image).expect("a mirrored turn"));
+        }
+        assert_eq!(a.outcome().map(|o| o.reason), b.outcome().map(|o| o.reason));
+    }
+}
+
+#[test]
+fn the_features_do_not_see_left_from_right() {
+    let left_right = |d: u8| b'0' + (8 - (d - b'0')) % 8;
+    for (w, l) in [(8, 10), (6, 8), (12, 16)] {
+        let field = Field::new(w, l).unwrap();
+        mirrored_games(field, (Side::Red, Side::Red), left_right, |a, b| {
+            assert_eq!(eval::features(a), eval::features(b), "{w}x{l}");
+        });
+    }
+}
+
+#[test]
+fn the_features_are_the_same_for_either_colour() {
+    // Turning the field upside down swaps the goals: the same position for the other side.
+    let up_down = |d: u8| b'0' + (12 - (d - b'0')) % 8;
+    let field = Field::new(8, 10).unwrap();
+    mirrored_games(field, (Side::Red, Side::Blue), up_down, |a, b| {
+        assert_ne!(a.to_move(), b.to_move());
+        assert_eq!(eval::features(a), eval::features(b));
+    });
+}
+
+#[test]
+fn the_handmade_weights_are_the_old_evaluation() {
+    // 16 per square of progress, 6 per legal step onto a bounce point plus 6 per square of
+    // progress that step makes, in a logistic unit of 64.
+    let field = Field::new(8, 10).unwrap();
+    mirrored_games(
+        field,
+        (Side::Red, Side::Red),
+        |d| d,
+        |g, _| {
+            let side = g.to_move();
+            let ball = g.ball();
+            let attack = field.distance_to_goal(ball, side.opponent());
+            let defend = field.distance_to_goal(ball, side);
+            let mut old = i32::from(defend - attack) * 16;
+            for d in g.legal_steps() {
+                let q = ball.step(d);
+                if g.is_bounce_point(q) {
+                    let gain = attack - field.distance_to_goal(q, side.opponent());
+                    old += 6 * (1 + i32::from(gain.max(0)));
+                }
+            }
+            let logit = eval::Weights::handmade().logit(&eval::features(g));
+            assert_eq!(f64::from(logit) * 64.0, f64::from(old));
+        },
+    );
+}
+
+#[test]
+fn the_evaluation_prefers_the_ball_near_the_goal_attacked() {
+    // Four one-step turns from the centre (4,5), red starting: red to move again with the ball
+    // two steps from a goal line, blue's (south) or its own (north).
+    let field = Field::new(8, 10).unwrap();
+    let chance = |step: &[u8]| {
+        let mut g = Game::new(field, Side::Red);
+        for _ in 0..4 {
+            assert_eq!(g.play_message(step), None);
+        }
+        assert_eq!(g.to_move(), Side::Red);
+        Engine::new(3, 1).evaluate(&g)
+    };
+    let attacking = chance(b"4");
+    let defending = chance(b"0");
+    assert!(attacking > 0.6, "{attacking}");
+    assert!(defending < 0.4, "{defending}");
+}
+
+#[test]
+fn the_evaluation_is_a_probability_on_every_field_shape() {
+    for (w, l) in [(2, 2), (254, 2), (2, 254), (254, 254), (30, 40)] {
+        let g = Game::new(Field::new(w, l).unwrap(), Side::Red);
+        let f = eval::features(&g);
+        assert!(f.iter().all(|x| x.is_finite()), "{w}x{l}: {f:?}");
+        let p = Engine::new(3, 1).evaluate(&g);
+        assert!((0.0..=1.0).contains(&p), "{w}x{l}: {p}");
+    }
 }

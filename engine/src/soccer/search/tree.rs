@@ -25,7 +25,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::soccer::game::{Game, StepEffect};
 use crate::soccer::types::{Dir, Side};
 
-use super::eval::evaluate;
+use super::eval::{Weights, evaluate};
 use super::table::{Bound, Entry, Table};
 use super::zobrist::Keys;
 use super::{INF, PROVEN, WIN};
@@ -168,6 +168,7 @@ pub(super) struct Search<'a> {
     /// Per ply: the positions the walk of the current turn has been in.
     seen: Vec<HashSeen>,
     seed: u64,
+    weights: Weights,
 }
 
 impl<'a> Search<'a> {
@@ -178,6 +179,7 @@ impl<'a> Search<'a> {
         budget: u64,
         clock: Option<(&'a dyn Fn() -> f64, f64)>,
         seed: u64,
+        weights: Weights,
     ) -> Search<'a> {
         Search {
             hash: keys.position(game),
@@ -192,6 +194,7 @@ impl<'a> Search<'a> {
             table,
             seen: Vec::new(),
             seed,
+            weights,
         }
     }
 
@@ -229,7 +232,7 @@ impl<'a> Search<'a> {
     }
 
     fn eval(&self) -> i32 {
-        evaluate(&self.game, self.seed)
+        evaluate(&self.game, &self.weights, self.seed)
     }
 
     fn take_seen(&mut self, ply: u32) -> HashSeen {
