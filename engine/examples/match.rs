@@ -6,13 +6,15 @@
 //! cargo run --release -p engine --example match -- --ladder --sizes 8x10 --games 100
 //! ```
 //!
-//! Players: `engine:L` (the engine a user picks by level: `Engine::at_level`), `new:MS` (the
+//! Players: `engine:L` (the engine a user picks by level: `Engine::at_level`), `nodes:N` (the
+//! engine with a budget of N steps a turn), `new:MS` (the
 //! engine, timed), `new@L` (the engine at deterministic level L),
 //! `legacy:MS` (the engine as it was, stopped by the same clock), `legacy@L` (the old engine's
 //! level L, a node budget: `legacy@6` is the old `engine:6`). A game is played directly on a
 //! [`Game`] (no wire): a turn that is not legal, or that takes longer than `--fault-ms`
 //! (default 1000), loses the game and is counted as a fault (`faults A/B`: ruled against the
-//! first player / the second; an `exec:` player's time includes the pipes).
+//! first player / the second; an `exec:` player's time includes the pipes). `--cpu-clock`
+//! times engines by their thread's CPU time instead, for measuring on a busy machine.
 
 use std::time::Instant;
 
@@ -35,6 +37,8 @@ enum Spec {
     /// `engine:L`: the engine a user picks by level ([`Engine::at_level`]): a node budget
     /// below the top level, the top level timed.
     Level(u8),
+    /// `nodes:N`: the engine with a budget of N steps a turn (to choose the levels' budgets).
+    Nodes(u64),
     /// `exec:COMMAND`: a program speaking the wire protocol (spec §4) on stdin/stdout, e.g.
     /// the QtPaperSoccer opponent outside the repository; one process per series.
     Exec(String),
@@ -44,6 +48,12 @@ impl Spec {
     fn parse(s: &str) -> Result<Spec, String> {
         if let Some(command) = s.strip_prefix("exec:") {
             return Ok(Spec::Exec(command.to_string()));
+        }
+        if let Some(n) = s.strip_prefix("nodes:") {
+            let n = n
+                .parse::<u64>()
+                .map_err(|_| format!("`{s}`: expected nodes:STEPS"))?;
+            return Ok(Spec::Nodes(n));
         }
         if let Some(level) = s.strip_prefix("engine:") {
             let level = level
@@ -78,6 +88,7 @@ impl Spec {
             } => format!("legacy:{ms}"),
             Spec::Legacy { level, .. } => format!("legacy@{level}"),
             Spec::Level(level) => format!("engine:{level}"),
+            Spec::Nodes(n) => format!("nodes:{n}"),
             Spec::Exec(_) => "exec".to_string(),
         }
     }
@@ -90,6 +101,7 @@ impl Spec {
             } => Player::New(Engine::timed(ms, seed)),
             Spec::New { level, .. } => Player::New(Engine::new(level, seed)),
             Spec::Level(level) => Player::New(Engine::at_level(level, seed)),
+            Spec::Nodes(n) => Player::New(Engine::with_budget(n, seed)),
             Spec::Legacy { millis, level } => {
                 Player::Legacy(legacy::Engine::new(level, seed), millis)
             }
@@ -225,7 +237,13 @@ fn game(
     fault_ms: f64,
 ) -> (bool, bool, f64) {
     let origin = Instant::now();
-    let clock = move || origin.elapsed().as_secs_f64() * 1000.0;
+    let clock = move || {
+        if CPU_CLOCK.load(std::sync::atomic::Ordering::Relaxed) {
+            thread_cpu_ms()
+        } else {
+            origin.elapsed().as_secs_f64() * 1000.0
+        }
+    };
     let fresh = |spec: &Spec, slot: &mut Option<Player>, seed: u64| match spec {
         Spec::Exec(_) => slot.take().unwrap_or_else(|| spec.player(seed)),
         _ => spec.player(seed),
@@ -247,6 +265,23 @@ fn game(
         }
     }
     result
+}
+
+/// `--cpu-clock`: timed players (and the fault check) see the thread's CPU time instead of
+/// the wall clock, so that a match on a busy machine gives each turn the computing it would
+/// get on an idle one (engines only: an `exec:` player's time is not this thread's).
+static CPU_CLOCK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// This thread's CPU time in milliseconds.
+fn thread_cpu_ms() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill; the clock id is a constant.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(ok, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    t.tv_sec as f64 * 1000.0 + t.tv_nsec as f64 / 1e6
 }
 
 fn play_out(
@@ -385,6 +420,7 @@ fn main() -> Result<(), String> {
                     .map_err(|e| format!("--fault-ms: {e}"))?
             }
             "--ladder" => ladder = true,
+            "--cpu-clock" => CPU_CLOCK.store(true, std::sync::atomic::Ordering::Relaxed),
             "--sizes" => {
                 sizes = value("--sizes")?
                     .split(',')

@@ -45,12 +45,12 @@ const PROVEN: i32 = WIN - 100_000;
 const INF: i32 = i32::MAX;
 
 /// The node budget of each level (index = level), in deterministic play. Level 1 sees one turn
-/// ahead (the best outcome of its own turn by the evaluation); above it each level has about
-/// ten times the budget of the one below, as the tree grows about that much per turn of depth
-/// on a 8×10 field, so that each level is clearly stronger than the one below (README: the Elo
-/// ladder). Level 5's budget is about an eighth of what the timed top level searches in its
-/// 650 ms natively; level 6's is for deterministic play only (the top level is timed).
-const BUDGETS: [u64; MAX_LEVEL as usize + 1] = [0, 40, 1_000, 10_000, 100_000, 800_000, 6_000_000];
+/// ahead (the best outcome of its own turn by the evaluation); above it each level has six to
+/// eight times the budget of the one below, which measured 200–300 Elo a step on 8×10 (README:
+/// the Elo ladder). Level 5's budget is about an eighth of what the timed top level searches in
+/// its 650 ms natively; level 6's is for deterministic play only (the top level is timed).
+const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
+    [0, 40, 5_000, 30_000, 200_000, 1_200_000, 6_000_000];
 
 /// The time per turn of each level in timed play, milliseconds (level 6 is the contest's
 /// 1000 ms turn minus [`safety_margin_ms`]).
