@@ -15,6 +15,16 @@
 //! registers' inputs changed. Memory ports are evaluated at every edge. A design doing little
 //! (the reference player waiting for a byte) then costs a few flag tests a cycle; a busy one
 //! pays a compare per instruction whose readers lie in other blocks.
+//!
+//! # Computing a multiplexer's inputs only when selected
+//!
+//! With [`Options::cones`] (the default), the instructions used only through one input of one
+//! `$mux` or one case of one `$pmux` ([`Cones`]) are emitted inside that multiplexer's code:
+//! an `if` on a `$mux`'s select, a `br_table` on the lowest set bit of a `$pmux`'s. Blocks are
+//! then cut over the top-level instructions (each weighing itself and its cones): a cone's
+//! readers are all in its block, so its instructions store without compare or mark. Skipped
+//! cones keep stale values, which nothing reads within a cycle; the last function of the
+//! module (the *fixup*) recomputes them all before `run` returns.
 
 use wasm_encoder::{
     BlockType, CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction,
@@ -24,6 +34,7 @@ use wasm_encoder::{
 use crate::compile::{Control, Inst, Kind, Operand, Program};
 use crate::ops::{BinOp, UnOp, mask};
 
+use super::cones::{Cones, Ctx};
 use super::{Unsupported, WasmModule, Watch};
 
 /// Instructions per change-tracked block.
@@ -38,6 +49,7 @@ pub(crate) const CHUNK: usize = 8;
 pub(crate) struct Options {
     pub watch: Vec<Watch>,
     pub tracking: bool,
+    pub cones: bool,
 }
 
 const I64: u32 = 3; // log2 of the alignment of an i64 access
@@ -66,13 +78,19 @@ pub(crate) fn generate(
     opts: &Options,
 ) -> Result<WasmModule, Unsupported> {
     check(p)?;
-    let plan = Plan::new(p, arena_words, opts.tracking)?;
+    let cones = if opts.cones {
+        Cones::find(p, &opts.watch)
+    } else {
+        Cones::none(p)
+    };
+    let plan = Plan::new(p, &cones, arena_words, opts.tracking)?;
     let ngroups = plan.groups.len();
-    let mut funcs: Vec<Function> = Vec::with_capacity(1 + ngroups);
+    let mut funcs: Vec<Function> = Vec::with_capacity(2 + ngroups);
     {
         let mut g = Gen::new(
             p,
             &plan,
+            &cones,
             opts,
             Function::new([(LOCALS + opts.watch.len() as u32, ValType::I64)]),
         );
@@ -80,8 +98,25 @@ pub(crate) fn generate(
         funcs.push(g.f);
     }
     for k in 0..ngroups {
-        let mut g = Gen::new(p, &plan, opts, Function::new([(LOCALS, ValType::I64)]));
+        let mut g = Gen::new(
+            p,
+            &plan,
+            &cones,
+            opts,
+            Function::new([(LOCALS, ValType::I64)]),
+        );
         g.group(k);
+        funcs.push(g.f);
+    }
+    if plan.fixup {
+        let mut g = Gen::new(
+            p,
+            &plan,
+            &cones,
+            opts,
+            Function::new([(LOCALS, ValType::I64)]),
+        );
+        g.fixup();
         funcs.push(g.f);
     }
 
@@ -92,7 +127,7 @@ pub(crate) fn generate(
     module.section(&types);
     let mut fs = FunctionSection::new();
     fs.function(0);
-    for _ in 0..ngroups {
+    for _ in 0..ngroups + usize::from(plan.fixup) {
         fs.function(1);
     }
     module.section(&fs);
@@ -218,8 +253,17 @@ struct Plan {
     staged_flag: u64,
     flags_end: u64,
     total: u64,
-    /// Instruction ranges of the groups, and of each group's blocks.
-    groups: Vec<Vec<(usize, usize)>>,
+    /// The top-level instructions in evaluation order (the others are in cones: see
+    /// [`Cones`]).
+    root: Vec<usize>,
+    /// Per block: its range of positions in `root`.
+    blocks: Vec<(usize, usize)>,
+    /// Per group: its blocks.
+    groups: Vec<std::ops::Range<usize>>,
+    /// Per instruction: its block (that of the top-level instruction containing it).
+    block_of_inst: Vec<usize>,
+    /// Whether any instruction is in a cone: `run` then ends with the fixup function.
+    fixup: bool,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
@@ -227,7 +271,12 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(p: &Program, arena_words: usize, tracking: bool) -> Result<Plan, Unsupported> {
+    fn new(
+        p: &Program,
+        cones: &Cones,
+        arena_words: usize,
+        tracking: bool,
+    ) -> Result<Plan, Unsupported> {
         let mut base = arena_words as u64 * 8;
         let mut mem_base = Vec::with_capacity(p.memories.len());
         for m in &p.memories {
@@ -238,14 +287,35 @@ impl Plan {
         base += (p.regs.len() + p.reads.len()) as u64 * 8;
 
         let n = p.insts.len();
-        let blocks: Vec<(usize, usize)> = (0..n)
-            .step_by(BLOCK)
-            .map(|s| (s, (s + BLOCK).min(n)))
+        let root: Vec<usize> = (0..n).filter(|&i| cones.ctx[i] == Ctx::Root).collect();
+        // Blocks of about `BLOCK` instructions, counting the cones of each top-level one.
+        let mut weight = vec![0usize; n];
+        for &u in &cones.unit {
+            weight[u as usize] += 1;
+        }
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let (mut start, mut acc) = (0, 0);
+        for (k, &i) in root.iter().enumerate() {
+            acc += weight[i];
+            if acc >= BLOCK || k + 1 == root.len() {
+                blocks.push((start, k + 1));
+                (start, acc) = (k + 1, 0);
+            }
+        }
+        let mut block_of_root = vec![0usize; n];
+        for (b, &(s, e)) in blocks.iter().enumerate() {
+            for &i in &root[s..e] {
+                block_of_root[i] = b;
+            }
+        }
+        let block_of_inst: Vec<usize> = (0..n)
+            .map(|i| block_of_root[cones.unit[i] as usize])
             .collect();
-        let groups: Vec<Vec<(usize, usize)>> = blocks
-            .chunks(GROUP)
-            .map(<[(usize, usize)]>::to_vec)
+        let groups: Vec<std::ops::Range<usize>> = (0..blocks.len())
+            .step_by(GROUP)
+            .map(|s| s..(s + GROUP).min(blocks.len()))
             .collect();
+        let fixup = root.len() < n;
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
         let mut reg_chunk = vec![None; p.regs.len()];
         for (k, posedge) in [true, false].into_iter().enumerate() {
@@ -281,14 +351,18 @@ impl Plan {
             staged_flag,
             flags_end,
             total,
+            root,
+            blocks,
             groups,
+            block_of_inst,
+            fixup,
             chunks,
             reg_chunk,
         })
     }
 
     fn block_of(&self, inst: usize) -> usize {
-        inst / BLOCK
+        self.block_of_inst[inst]
     }
 
     fn group_of_block(&self, block: usize) -> usize {
@@ -323,13 +397,26 @@ enum Origin {
 struct Gen<'p> {
     p: &'p Program,
     plan: &'p Plan,
+    cones: &'p Cones,
     opts: &'p Options,
     f: Function,
 }
 
 impl<'p> Gen<'p> {
-    fn new(p: &'p Program, plan: &'p Plan, opts: &'p Options, f: Function) -> Gen<'p> {
-        Gen { p, plan, opts, f }
+    fn new(
+        p: &'p Program,
+        plan: &'p Plan,
+        cones: &'p Cones,
+        opts: &'p Options,
+        f: Function,
+    ) -> Gen<'p> {
+        Gen {
+            p,
+            plan,
+            cones,
+            opts,
+            f,
+        }
     }
 
     // -- emit helpers --------------------------------------------------------------------
@@ -659,9 +746,12 @@ impl<'p> Gen<'p> {
         }
         self.i(Instruction::Br(0))
             .i(Instruction::End)
-            .i(Instruction::End)
-            .get(COUNT)
             .i(Instruction::End);
+        if self.plan.fixup {
+            // The cones skipped in the last cycle, recomputed: the state is exact for the host.
+            self.i(Instruction::Call(1 + self.plan.groups.len() as u32));
+        }
+        self.get(COUNT).i(Instruction::End);
     }
 
     /// Calls every group function (with tracking, those whose flag is up).
@@ -687,21 +777,53 @@ impl<'p> Gen<'p> {
         if plan.tracking {
             self.put_flag(plan.group_flag + k as u64, 0);
         }
-        for &(start, end) in &plan.groups[k] {
+        for b in plan.groups[k].clone() {
+            let (start, end) = plan.blocks[b];
             let body = |g: &mut Self| {
-                for i in start..end {
+                for &i in &plan.root[start..end] {
                     g.inst(i);
                 }
             };
-            self.tracked(plan.block_flag + plan.block_of(start) as u64, body);
+            self.tracked(plan.block_flag + b as u64, body);
         }
         self.i(Instruction::End);
     }
 
-    /// Evaluates instruction `i` and stores its result.
+    /// The fixup function: every instruction in a cone, in evaluation order, from the
+    /// (exact) top-level values, so that none is left stale when `run` returns.
+    fn fixup(&mut self) {
+        for i in 0..self.p.insts.len() {
+            if self.cones.ctx[i] != Ctx::Root {
+                self.plain(i);
+            }
+        }
+        self.i(Instruction::End);
+    }
+
+    /// Evaluates instruction `i` and stores its result, without cones or change tracking.
+    fn plain(&mut self, i: usize) {
+        let inst = &self.p.insts[i];
+        if let Kind::Gather(g) = inst.kind
+            && inst.y.width > 64
+        {
+            self.wide_gather(inst.y.off, g as usize);
+            return;
+        }
+        self.value(inst);
+        self.and_mask(inst.y.width);
+        self.update(
+            u64::from(inst.y.off) * 8,
+            inst.y.sig,
+            Origin::Inst(i),
+            false,
+        );
+    }
+
+    /// Evaluates instruction `i` (with its cones) and stores its result.
     fn inst(&mut self, i: usize) {
         let inst = &self.p.insts[i];
-        let tracked = self.needs_mark(inst.y.sig, i);
+        // In a cone, every reader is in the same block, after it: nothing to mark.
+        let tracked = self.cones.ctx[i] == Ctx::Root && self.needs_mark(inst.y.sig, i);
         if let Kind::Gather(g) = inst.kind
             && inst.y.width > 64
         {
@@ -711,7 +833,14 @@ impl<'p> Gen<'p> {
             }
             return;
         }
-        self.value(inst);
+        if self.cones.branches(i) {
+            match inst.kind {
+                Kind::Mux => self.mux_cones(i),
+                _ => self.pmux_cones(i),
+            }
+        } else {
+            self.value(inst);
+        }
         self.and_mask(inst.y.width);
         self.update(
             u64::from(inst.y.off) * 8,
@@ -719,6 +848,101 @@ impl<'p> Gen<'p> {
             Origin::Inst(i),
             tracked,
         );
+    }
+
+    /// Pushes `$mux` `i`'s (unmasked) result, computing each input's cone only when selected.
+    fn mux_cones(&mut self, i: usize) {
+        let (p, cones) = (self.p, self.cones);
+        let inst = &p.insts[i];
+        self.read(&inst.s).nonzero();
+        self.if_else(
+            |g| {
+                for &m in cones.arm(i, 1) {
+                    g.inst(m as usize);
+                }
+                g.read(&inst.b);
+            },
+            |g| {
+                for &m in cones.arm(i, 0) {
+                    g.inst(m as usize);
+                }
+                g.read(&inst.a);
+            },
+        );
+    }
+
+    /// Pushes `$pmux` `i`'s (unmasked) result: a `br_table` on the lowest set bit of the
+    /// select, each case computing its cone and reading its part (from the sources of an
+    /// absorbed gather, else from `b`), the default its own cone and `a`.
+    fn pmux_cones(&mut self, i: usize) {
+        let (p, cones) = (self.p, self.cones);
+        let inst = &p.insts[i];
+        let n = inst.s.width;
+        // block $done (i64) { block $default { block $case[n-1] { … block $case0 {
+        self.i(Instruction::Block(BlockType::Result(ValType::I64)))
+            .i(Instruction::Block(BlockType::Empty));
+        for _ in 0..n {
+            self.i(Instruction::Block(BlockType::Empty));
+        }
+        // ctz(s): the case, or 64 (the default) when no bit is set.
+        self.read(&inst.s)
+            .i(Instruction::I64Ctz)
+            .i(Instruction::I32WrapI64)
+            .i(Instruction::BrTable((0..n).collect::<Vec<u32>>().into(), n));
+        for k in 0..n {
+            self.i(Instruction::End);
+            for &m in cones.arm(i, k + 1) {
+                self.inst(m as usize);
+            }
+            self.case_part(i, k);
+            // Out of $case[k+1..n], $default, to $done.
+            self.i(Instruction::Br(n - k));
+        }
+        self.i(Instruction::End);
+        for &m in cones.arm(i, 0) {
+            self.inst(m as usize);
+        }
+        self.read(&inst.a).i(Instruction::End);
+    }
+
+    /// Pushes case `k` of `$pmux` `i`: bits `k * W ..` of its `b`.
+    fn case_part(&mut self, i: usize, k: u32) {
+        let p = self.p;
+        let inst = &p.insts[i];
+        let w = inst.y.width;
+        let lo = k * w;
+        let hi = (lo + w).min(inst.b.width);
+        if hi <= lo {
+            self.c(0);
+            return;
+        }
+        let Some(&gi) = self.cones.absorbed.get(&(i as u32)) else {
+            self.extract(inst.b.off, lo, hi - lo);
+            return;
+        };
+        let Kind::Gather(g) = p.insts[gi as usize].kind else {
+            unreachable!("only gathers are absorbed")
+        };
+        let g = &p.gathers[g as usize];
+        // The constant bits of the part, then every segment's overlap with it.
+        let mut constant = 0u64;
+        for bit in lo..hi {
+            if g.constant.get((bit / 64) as usize).copied().unwrap_or(0) >> (bit % 64) & 1 == 1 {
+                constant |= 1 << (bit - lo);
+            }
+        }
+        self.c(constant);
+        for s in &g.segments {
+            let (a, b) = (s.dst_bit.max(lo), (s.dst_bit + s.len).min(hi));
+            if a >= b {
+                continue;
+            }
+            self.extract(s.src_off, s.src_bit + (a - s.dst_bit), b - a);
+            if a > lo {
+                self.c(u64::from(a - lo)).i(Instruction::I64Shl);
+            }
+            self.i(Instruction::I64Or);
+        }
     }
 
     /// A gather into several words: the constant bits, then each segment or-ed into the word
