@@ -267,7 +267,12 @@ struct Plan {
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
+    /// Per register, then per synchronous read port (the numbering of
+    /// [`Program::reg_fanout`]): its chunk number, if clocked. A read port is a chunk of its
+    /// own, numbered after the registers'.
     reg_chunk: Vec<Option<usize>>,
+    /// Chunks in all.
+    nchunks: usize,
 }
 
 impl Plan {
@@ -317,7 +322,7 @@ impl Plan {
             .collect();
         let fixup = root.len() < n;
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
-        let mut reg_chunk = vec![None; p.regs.len()];
+        let mut reg_chunk = vec![None; p.regs.len() + p.reads.len()];
         for (k, posedge) in [true, false].into_iter().enumerate() {
             let regs: Vec<usize> = (0..p.regs.len())
                 .filter(|&r| p.regs[r].clocked && p.regs[r].posedge == posedge)
@@ -326,12 +331,16 @@ impl Plan {
                 chunks[k].push(c.to_vec());
             }
         }
-        let nchunks = chunks[0].len() + chunks[1].len();
+        let reg_chunks = chunks[0].len() + chunks[1].len();
         for (c, regs) in chunks.iter().flatten().enumerate() {
             for &r in regs {
                 reg_chunk[r] = Some(c);
             }
         }
+        for k in 0..p.reads.len() {
+            reg_chunk[p.regs.len() + k] = Some(reg_chunks + k);
+        }
+        let nchunks = reg_chunks + p.reads.len();
         let block_flag = base;
         let group_flag = block_flag + blocks.len() as u64;
         let chunk_flag = group_flag + groups.len() as u64;
@@ -358,6 +367,7 @@ impl Plan {
             fixup,
             chunks,
             reg_chunk,
+            nchunks,
         })
     }
 
@@ -672,7 +682,7 @@ impl<'p> Gen<'p> {
                 a += 8;
             }
             // The staged flags are set only while an edge runs.
-            for c in 0..self.plan.chunks[0].len() + self.plan.chunks[1].len() {
+            for c in 0..self.plan.nchunks {
                 self.put_flag(self.plan.staged_flag + c as u64, 0);
             }
         }
@@ -1485,8 +1495,16 @@ impl<'p> Gen<'p> {
             self.tracked(plan.chunk_flag + c, stage);
         }
         let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
+        // A read port whose inputs and memory did not change since it was last staged would
+        // stage its own value again: its flag is set by its inputs and by writes to its memory.
         for k in reads() {
-            self.stage_read(k);
+            let c = self.read_chunk(k);
+            self.tracked(plan.chunk_flag + c, |g| {
+                if plan.tracking {
+                    g.put_flag(plan.staged_flag + c, 1);
+                }
+                g.stage_read(k);
+            });
         }
         for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
             self.write_port(k);
@@ -1504,9 +1522,16 @@ impl<'p> Gen<'p> {
         }
         for k in reads() {
             let state = p.reads[k].state;
-            self.load_at(plan.stage_slot(p.regs.len() + k));
-            self.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
+            self.tracked(plan.staged_flag + self.read_chunk(k), |g| {
+                g.load_at(plan.stage_slot(p.regs.len() + k));
+                g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
+            });
         }
+    }
+
+    /// The chunk of synchronous read port `k`.
+    fn read_chunk(&self, k: usize) -> u64 {
+        self.plan.reg_chunk[self.p.regs.len() + k].expect("a read port has a chunk") as u64
     }
 
     /// Stages register `r`'s next value (the interpreter's `next_narrow`).
@@ -1601,6 +1626,10 @@ impl<'p> Gen<'p> {
                 let g = self.plan.group_of_block(b);
                 self.put_flag(self.plan.group_flag + g as u64, 1);
             }
+            // Its synchronous read ports read the new contents at their next edge.
+            for rk in (0..p.reads.len()).filter(|&rk| p.reads[rk].mem as usize == m) {
+                self.put_flag(self.plan.chunk_flag + self.read_chunk(rk), 1);
+            }
         }
         for (rk, rd) in p.reads.iter().enumerate() {
             if rd.posedge != wp.posedge || !rd.transparent.contains(&(k as u32)) {
@@ -1624,6 +1653,19 @@ impl<'p> Gen<'p> {
                 .get(T1)
                 .set(ROW)
                 .i(Instruction::If(BlockType::Empty));
+            if self.plan.tracking {
+                // Not staged at this edge (nothing changed): it would have staged its state.
+                let staged = self.plan.staged_flag + self.read_chunk(rk);
+                self.i(Instruction::I32Const(0))
+                    .i(Instruction::I32Load8U(byte(staged)))
+                    .i(Instruction::I32Eqz)
+                    .i(Instruction::If(BlockType::Empty));
+                self.store_at(slot, |g| {
+                    g.word(rd.state.off);
+                });
+                self.put_flag(staged, 1);
+                self.i(Instruction::End);
+            }
             self.store_at(slot, |g| {
                 g.load_at(slot).merge_enabled(wp.en.off, wp.data.off);
             });
