@@ -7,15 +7,18 @@
 //! # Skipping what did not change
 //!
 //! With [`Options::tracking`] (the default) the code does what the interpreter does, at a
-//! coarser grain: instructions are cut, in evaluation order, into *blocks* of [`BLOCK`], and
-//! blocks into *groups* of [`GROUP`] blocks (one function each). A block runs only when one of
-//! its inputs changed: an instruction whose result differs from the stored one sets the flag of
-//! every later block that reads it (readers in its own block run anyway, after it). Registers
-//! are cut into *chunks* per clock edge the same way: a chunk is staged only when one of its
-//! registers' inputs changed. Memory ports are evaluated at every edge. A design doing little
-//! (the reference player waiting for a byte) then costs a few flag tests a cycle; a busy one
-//! pays a compare per instruction whose readers lie in other blocks.
-//!
+//! coarser grain: instructions are cut, in evaluation order, into *blocks* of about [`BLOCK`],
+//! and blocks into *groups* of up to [`GROUP`] blocks (one function each, with a mask word: bit
+//! `k` for its block `k`). A block runs only when one of its inputs changed: an instruction
+//! whose result differs from the stored one sets the bit of every later block that reads it
+//! (readers in its own block run anyway, after it). A group runs its marked blocks lowest
+//! first, jumping to each through a `br_table` on the mask's lowest set bit, so unmarked blocks
+//! cost nothing. Registers are cut into *chunks* per clock edge, and each synchronous read port
+//! is a chunk of its own, each with a flag byte: a chunk is staged only when one of its inputs
+//! changed (or, for a read port, its memory was written). Write ports are evaluated at every
+//! edge. A design doing little (the reference player waiting for a byte) then costs a few
+//! tests a cycle; a busy one pays a compare per instruction whose readers lie in other blocks.
+
 //! # Computing a multiplexer's inputs only when selected
 //!
 //! With [`Options::cones`] (the default), the instructions used only through one input of one
@@ -39,8 +42,8 @@ use super::{Unsupported, WasmModule, Watch};
 
 /// Instructions per change-tracked block.
 pub(crate) const BLOCK: usize = 16;
-/// Blocks per group (one function of the module).
-pub(crate) const GROUP: usize = 16;
+/// Blocks per group (one function of the module): the bits of its mask word.
+pub(crate) const GROUP: usize = 64;
 /// Registers per change-tracked chunk.
 pub(crate) const CHUNK: usize = 8;
 
@@ -245,10 +248,10 @@ struct Plan {
     mem_base: Vec<u32>,
     /// Byte offset of the staging words: one per register, then one per synchronous read port.
     stage_base: u64,
-    /// Byte offsets of the flag bytes: per block, per group, per chunk, and per chunk "staged
-    /// at this edge".
-    block_flag: u64,
-    group_flag: u64,
+    /// Byte offset of the groups' masks: per group, an i64 whose bit `k` says its block `k`
+    /// must run.
+    group_mask: u64,
+    /// Byte offsets of the flag bytes: per chunk, and per chunk "staged at this edge".
     chunk_flag: u64,
     staged_flag: u64,
     flags_end: u64,
@@ -341,9 +344,8 @@ impl Plan {
             reg_chunk[p.regs.len() + k] = Some(reg_chunks + k);
         }
         let nchunks = reg_chunks + p.reads.len();
-        let block_flag = base;
-        let group_flag = block_flag + blocks.len() as u64;
-        let chunk_flag = group_flag + groups.len() as u64;
+        let group_mask = base;
+        let chunk_flag = group_mask + groups.len() as u64 * 8;
         let staged_flag = chunk_flag + nchunks as u64;
         let flags_end = (staged_flag + nchunks as u64).next_multiple_of(8);
         let total = flags_end;
@@ -354,8 +356,7 @@ impl Plan {
             tracking,
             mem_base,
             stage_base,
-            block_flag,
-            group_flag,
+            group_mask,
             chunk_flag,
             staged_flag,
             flags_end,
@@ -377,6 +378,14 @@ impl Plan {
 
     fn group_of_block(&self, block: usize) -> usize {
         block / GROUP
+    }
+
+    /// The byte offset of block `b`'s group's mask, and the bit of `b` in it.
+    fn mask_bit(&self, b: usize) -> (u64, u64) {
+        (
+            self.group_mask + self.group_of_block(b) as u64 * 8,
+            1 << (b % GROUP),
+        )
     }
 
     fn stage_slot(&self, k: usize) -> u64 {
@@ -599,22 +608,12 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|&i| plan.block_of(i as usize))
             .collect();
-        blocks.sort_unstable();
-        blocks.dedup();
-        let mut groups = Vec::new();
-        for b in blocks {
-            let g = plan.group_of_block(b);
-            match from {
-                Origin::Inst(i) if plan.block_of(i) == b => continue,
-                Origin::Inst(i) if plan.group_of_block(plan.block_of(i)) == g => {}
-                _ => groups.push(g),
-            }
-            self.put_flag(plan.block_flag + b as u64, 1);
+        if let Origin::Inst(i) = from {
+            // Readers in its own block run on after it.
+            let own = plan.block_of(i);
+            blocks.retain(|&b| b != own);
         }
-        groups.dedup();
-        for g in groups {
-            self.put_flag(plan.group_flag + g as u64, 1);
-        }
+        self.mark_blocks(blocks);
         let mut chunks: Vec<usize> = p.reg_fanout
             [p.reg_fanout_start[s] as usize..p.reg_fanout_start[s + 1] as usize]
             .iter()
@@ -624,6 +623,24 @@ impl<'p> Gen<'p> {
         chunks.dedup();
         for c in chunks {
             self.put_flag(plan.chunk_flag + c as u64, 1);
+        }
+    }
+
+    /// Sets the bits of `blocks` in their groups' masks: one or per group.
+    fn mark_blocks(&mut self, mut blocks: Vec<usize>) {
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut k = 0;
+        while k < blocks.len() {
+            let (addr, _) = self.plan.mask_bit(blocks[k]);
+            let mut bits = 0u64;
+            while k < blocks.len() && self.plan.mask_bit(blocks[k]).0 == addr {
+                bits |= self.plan.mask_bit(blocks[k]).1;
+                k += 1;
+            }
+            self.store_at(addr, |g| {
+                g.load_at(addr).c(bits).i(Instruction::I64Or);
+            });
         }
     }
 
@@ -673,8 +690,14 @@ impl<'p> Gen<'p> {
         let has_edge = [has_edge(true), has_edge(false)];
         // Every flag up: whatever the host changed takes effect, every register is staged.
         if self.plan.tracking {
+            for (g, blocks) in self.plan.groups.iter().enumerate() {
+                let bits = mask(blocks.len() as u32);
+                self.store_at(self.plan.group_mask + g as u64 * 8, |e| {
+                    e.c(bits);
+                });
+            }
             let ones = 0x0101_0101_0101_0101u64;
-            let mut a = self.plan.block_flag & !7;
+            let mut a = self.plan.chunk_flag;
             while a < self.plan.flags_end {
                 self.store_at(a, |g| {
                     g.c(ones);
@@ -769,9 +792,9 @@ impl<'p> Gen<'p> {
         for k in 0..self.plan.groups.len() {
             let call = Instruction::Call(1 + k as u32);
             if self.plan.tracking {
-                let flag = self.plan.group_flag + k as u64;
-                self.i(Instruction::I32Const(0))
-                    .i(Instruction::I32Load8U(byte(flag)))
+                let mask = self.plan.group_mask + k as u64 * 8;
+                self.load_at(mask)
+                    .nonzero()
                     .i(Instruction::If(BlockType::Empty))
                     .i(call)
                     .i(Instruction::End);
@@ -781,22 +804,61 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// The function of group `k`: its blocks in order.
+    /// The function of group `k`: its blocks in order. With tracking, those whose bit is set
+    /// in the group's mask, lowest first, reading the mask again after each (a block sets the
+    /// bits of later blocks only): `loop { m = mask; if !m break; mask = m & (m - 1);
+    /// br_table ctz(m) to the block's code, which continues the loop }`.
     fn group(&mut self, k: usize) {
         let plan = self.plan;
-        if plan.tracking {
-            self.put_flag(plan.group_flag + k as u64, 0);
-        }
-        for b in plan.groups[k].clone() {
+        let blocks = plan.groups[k].clone();
+        let body = |g: &mut Self, b: usize| {
             let (start, end) = plan.blocks[b];
-            let body = |g: &mut Self| {
-                for &i in &plan.root[start..end] {
-                    g.inst(i);
-                }
-            };
-            self.tracked(plan.block_flag + b as u64, body);
+            for &i in &plan.root[start..end] {
+                g.inst(i);
+            }
+        };
+        if !plan.tracking {
+            for b in blocks {
+                body(self, b);
+            }
+            self.i(Instruction::End);
+            return;
         }
-        self.i(Instruction::End);
+        let n = blocks.len() as u32;
+        let mask = plan.group_mask + k as u64 * 8;
+        // block $exit { loop $next { block $b[n-1] { … block $b0 {
+        self.i(Instruction::Block(BlockType::Empty))
+            .i(Instruction::Loop(BlockType::Empty));
+        for _ in 0..n {
+            self.i(Instruction::Block(BlockType::Empty));
+        }
+        self.load_at(mask)
+            .i(Instruction::LocalTee(T1))
+            .i(Instruction::I64Eqz)
+            .i(Instruction::BrIf(n + 1));
+        self.store_at(mask, |g| {
+            g.get(T1)
+                .get(T1)
+                .c(1)
+                .i(Instruction::I64Sub)
+                .i(Instruction::I64And);
+        });
+        self.get(T1)
+            .i(Instruction::I64Ctz)
+            .i(Instruction::I32WrapI64)
+            .i(Instruction::BrTable(
+                (0..n).collect::<Vec<u32>>().into(),
+                n + 1,
+            ));
+        for (j, b) in blocks.enumerate() {
+            self.i(Instruction::End);
+            body(self, b);
+            // Out of $b[j+1..n] to $next.
+            self.i(Instruction::Br(n - 1 - j as u32));
+        }
+        self.i(Instruction::End)
+            .i(Instruction::End)
+            .i(Instruction::End);
     }
 
     /// The fixup function: every instruction in a cone, in evaluation order, from the
@@ -1614,18 +1676,12 @@ impl<'p> Gen<'p> {
             .i(Instruction::I64Store(at(base)));
         if self.plan.tracking {
             // The asynchronous readers of the memory see the new contents.
-            let mut blocks: Vec<usize> = mem
+            let blocks: Vec<usize> = mem
                 .readers
                 .iter()
                 .map(|&i| self.plan.block_of(i as usize))
                 .collect();
-            blocks.sort_unstable();
-            blocks.dedup();
-            for b in blocks {
-                self.put_flag(self.plan.block_flag + b as u64, 1);
-                let g = self.plan.group_of_block(b);
-                self.put_flag(self.plan.group_flag + g as u64, 1);
-            }
+            self.mark_blocks(blocks);
             // Its synchronous read ports read the new contents at their next edge.
             for rk in (0..p.reads.len()).filter(|&rk| p.reads[rk].mem as usize == m) {
                 self.put_flag(self.plan.chunk_flag + self.read_chunk(rk), 1);
