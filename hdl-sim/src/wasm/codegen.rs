@@ -267,6 +267,10 @@ struct Plan {
     block_of_inst: Vec<usize>,
     /// Whether any instruction is in a cone: `run` then ends with the fixup function.
     fixup: bool,
+    /// Per signal: its width when every value stored in it is known to have no bits above it
+    /// (instruction results, registers, read ports, inputs), so that reading all of it needs
+    /// no mask.
+    exact_width: Vec<Option<u32>>,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
@@ -324,6 +328,19 @@ impl Plan {
             .map(|s| s..(s + GROUP).min(blocks.len()))
             .collect();
         let fixup = root.len() < n;
+        let mut exact_width = vec![None; p.inst_fanout_start.len().saturating_sub(1)];
+        let whole = p
+            .insts
+            .iter()
+            .map(|i| i.y)
+            .chain(p.regs.iter().map(|r| r.state))
+            .chain(p.reads.iter().map(|r| r.state))
+            .chain(p.inputs.iter().map(|i| i.1));
+        for op in whole {
+            if let Some(w) = exact_width.get_mut(op.sig as usize) {
+                *w = Some(op.width);
+            }
+        }
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
         let mut reg_chunk = vec![None; p.regs.len() + p.reads.len()];
         for (k, posedge) in [true, false].into_iter().enumerate() {
@@ -366,6 +383,7 @@ impl Plan {
             groups,
             block_of_inst,
             fixup,
+            exact_width,
             chunks,
             reg_chunk,
             nchunks,
@@ -478,6 +496,9 @@ impl<'p> Gen<'p> {
     /// Pushes an operand's value (its low `width` bits).
     fn read(&mut self, op: &Operand) -> &mut Self {
         self.word(op.off);
+        if self.plan.exact_width.get(op.sig as usize) == Some(&Some(op.width)) {
+            return self;
+        }
         self.and_mask(op.width)
     }
 
