@@ -106,8 +106,9 @@ pub(crate) fn generate(
             &plan,
             &cones,
             opts,
-            Function::new([(LOCALS, ValType::I64)]),
+            Function::new([(CACHE0 + CACHED, ValType::I64)]),
         );
+        g.caching = true;
         g.group(k);
         funcs.push(g.f);
     }
@@ -422,6 +423,10 @@ const COUNT: u32 = 7;
 /// Locals declared in every function beyond local 0 (the watches follow in `run`).
 const LOCALS: u32 = 7;
 const WATCH0: u32 = 8;
+/// The first of the group functions' locals that keep results for later readers in the same
+/// straight line of code (so they are not loaded again), and how many there are.
+const CACHE0: u32 = 8;
+const CACHED: u32 = 48;
 
 /// The instruction that emitted a mark, so that marks of its own block (which runs on after
 /// it) and of blocks later in its own group (whose flags are still to be tested) stay light.
@@ -437,7 +442,17 @@ struct Gen<'p> {
     cones: &'p Cones,
     opts: &'p Options,
     f: Function,
+    /// Keep results in locals (a group function): see [`CACHE0`].
+    caching: bool,
+    /// Arena words whose current value a local holds, on every path to the code being
+    /// emitted: (word, local).
+    cache: Vec<(u32, u32)>,
+    /// Locals handed out so far (round robin over the `CACHED` ones).
+    handed: u64,
 }
+
+/// What the cache was before a branch: its entries and how many locals had been handed out.
+struct Snapshot(Vec<(u32, u32)>, u64);
 
 impl<'p> Gen<'p> {
     fn new(
@@ -453,7 +468,38 @@ impl<'p> Gen<'p> {
             cones,
             opts,
             f,
+            caching: false,
+            cache: Vec::new(),
+            handed: 0,
         }
+    }
+
+    // -- results kept in locals ------------------------------------------------------------
+
+    /// A local for a new result (evicting what it held).
+    fn hand_out(&mut self) -> u32 {
+        let local = CACHE0 + (self.handed % u64::from(CACHED)) as u32;
+        self.handed += 1;
+        self.cache.retain(|&(_, l)| l != local);
+        local
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot(self.cache.clone(), self.handed)
+    }
+
+    /// The cache as it was at `snap`, less the locals handed out since (on the branch just
+    /// emitted they may hold something else).
+    fn restore(&mut self, snap: &Snapshot) {
+        let (from, to, n) = (snap.1, self.handed, u64::from(CACHED));
+        let clobbered =
+            |l: u32| to - from >= n || (from..to).any(|c| c % n == u64::from(l - CACHE0));
+        self.cache = snap
+            .0
+            .iter()
+            .copied()
+            .filter(|&(_, l)| !clobbered(l))
+            .collect();
     }
 
     // -- emit helpers --------------------------------------------------------------------
@@ -483,6 +529,9 @@ impl<'p> Gen<'p> {
 
     /// Pushes arena word `off`.
     fn word(&mut self, off: u32) -> &mut Self {
+        if let Some(&(_, local)) = self.cache.iter().find(|&&(w, _)| w == off) {
+            return self.get(local);
+        }
         self.load_at(u64::from(off) * 8)
     }
 
@@ -681,18 +730,23 @@ impl<'p> Gen<'p> {
     /// Pops a value into the i64 at byte `addr`; with tracking, only when it differs, then
     /// marking the readers of `sig`.
     fn update(&mut self, addr: u64, sig: u32, from: Origin, tracked: bool) {
+        self.update_in(addr, sig, from, tracked, V);
+    }
+
+    /// [`Gen::update`] through local `v`, which holds the value afterwards.
+    fn update_in(&mut self, addr: u64, sig: u32, from: Origin, tracked: bool, v: u32) {
         if !(self.plan.tracking && tracked) {
-            self.set(V).store_at(addr, |g| {
-                g.get(V);
+            self.set(v).store_at(addr, |g| {
+                g.get(v);
             });
             return;
         }
-        self.i(Instruction::LocalTee(V))
+        self.i(Instruction::LocalTee(v))
             .load_at(addr)
             .i(Instruction::I64Ne)
             .i(Instruction::If(BlockType::Empty));
         self.store_at(addr, |g| {
-            g.get(V);
+            g.get(v);
         });
         self.mark(sig, from);
         self.i(Instruction::End);
@@ -833,6 +887,10 @@ impl<'p> Gen<'p> {
         let plan = self.plan;
         let blocks = plan.groups[k].clone();
         let body = |g: &mut Self, b: usize| {
+            if plan.tracking {
+                // Reached from the dispatch: nothing before it is known to have run.
+                g.cache.clear();
+            }
             let (start, end) = plan.blocks[b];
             for &i in &plan.root[start..end] {
                 g.inst(i);
@@ -935,6 +993,19 @@ impl<'p> Gen<'p> {
             self.value(inst);
         }
         self.and_mask(inst.y.width);
+        // (A zero-width result may share its word with another signal: never kept.)
+        if self.caching && inst.y.width > 0 {
+            let local = self.hand_out();
+            self.update_in(
+                u64::from(inst.y.off) * 8,
+                inst.y.sig,
+                Origin::Inst(i),
+                tracked,
+                local,
+            );
+            self.cache.push((inst.y.off, local));
+            return;
+        }
         self.update(
             u64::from(inst.y.off) * 8,
             inst.y.sig,
@@ -948,18 +1019,21 @@ impl<'p> Gen<'p> {
         let (p, cones) = (self.p, self.cones);
         let inst = &p.insts[i];
         self.read(&inst.s).nonzero();
+        let snap = self.snapshot();
         self.if_else(
             |g| {
                 for &m in cones.arm(i, 1) {
                     g.inst(m as usize);
                 }
                 g.read(&inst.b);
+                g.restore(&snap);
             },
             |g| {
                 for &m in cones.arm(i, 0) {
                     g.inst(m as usize);
                 }
                 g.read(&inst.a);
+                g.restore(&snap);
             },
         );
     }
@@ -982,12 +1056,14 @@ impl<'p> Gen<'p> {
             .i(Instruction::I64Ctz)
             .i(Instruction::I32WrapI64)
             .i(Instruction::BrTable((0..n).collect::<Vec<u32>>().into(), n));
+        let snap = self.snapshot();
         for k in 0..n {
             self.i(Instruction::End);
             for &m in cones.arm(i, k + 1) {
                 self.inst(m as usize);
             }
             self.case_part(i, k);
+            self.restore(&snap);
             // Out of $case[k+1..n], $default, to $done.
             self.i(Instruction::Br(n - k));
         }
@@ -996,6 +1072,7 @@ impl<'p> Gen<'p> {
             self.inst(m as usize);
         }
         self.read(&inst.a).i(Instruction::End);
+        self.restore(&snap);
     }
 
     /// Pushes case `k` of `$pmux` `i`: bits `k * W ..` of its `b`.
