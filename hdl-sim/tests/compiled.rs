@@ -83,6 +83,10 @@ fn compare_with(
         }
         let n = if done < 64 {
             1
+        } else if rng.next_u64().is_multiple_of(8) {
+            // Long enough for adaptive tracking to measure, go untracked on a busy design,
+            // and come back.
+            200 + rng.next_u64() % 1200
         } else {
             1 + rng.next_u64() % 40
         };

@@ -18,6 +18,10 @@
 //! changed (or, for a read port, its memory was written). Write ports are evaluated at every
 //! edge. A design doing little (the reference player waiting for a byte) then costs a few
 //! tests a cycle; a busy one pays a compare per instruction whose readers lie in other blocks.
+//! So tracking is adaptive (designs of up to [`ADAPT_MAX_INSTS`] instructions): `run` counts
+//! the blocks that ran over [`PROBE_CYCLES`] cycles, and when nearly all did, runs the next
+//! [`FULL_CYCLES`] with an untracked copy of the group functions (every chunk staged), then
+//! marks everything and measures again.
 
 //! # Computing a multiplexer's inputs only when selected
 //!
@@ -46,6 +50,15 @@ pub(crate) const BLOCK: usize = 16;
 pub(crate) const GROUP: usize = 64;
 /// Registers per change-tracked chunk.
 pub(crate) const CHUNK: usize = 8;
+/// Adaptive tracking (see [`Plan::adaptive`]): cycles measured under tracking, …
+const PROBE_CYCLES: i64 = 64;
+/// … the share of blocks that must have run in them (in sixteenths) to go untracked, …
+const BUSY_SIXTEENTHS: u64 = 13;
+/// … and the cycles then run untracked before measuring again.
+const FULL_CYCLES: i64 = 512;
+/// The most instructions a design may have for its module to hold the untracked copy of its
+/// logic as well (it doubles the code to compile).
+const ADAPT_MAX_INSTS: usize = 4096;
 
 /// How to generate: see [`crate::wasm::Options`].
 #[derive(Clone, Debug)]
@@ -95,7 +108,7 @@ pub(crate) fn generate(
             &plan,
             &cones,
             opts,
-            Function::new([(LOCALS + opts.watch.len() as u32, ValType::I64)]),
+            Function::new([(LOCALS + opts.watch.len() as u32 + 2, ValType::I64)]),
         );
         g.run();
         funcs.push(g.f);
@@ -123,6 +136,25 @@ pub(crate) fn generate(
         g.fixup();
         funcs.push(g.f);
     }
+    let full = Plan {
+        tracking: false,
+        adaptive: false,
+        ..plan.clone()
+    };
+    if plan.adaptive {
+        for k in 0..ngroups {
+            let mut g = Gen::new(
+                p,
+                &full,
+                &cones,
+                opts,
+                Function::new([(CACHE0 + CACHED, ValType::I64)]),
+            );
+            g.caching = true;
+            g.group(k);
+            funcs.push(g.f);
+        }
+    }
 
     let mut module = Module::new();
     let mut types = TypeSection::new();
@@ -131,7 +163,8 @@ pub(crate) fn generate(
     module.section(&types);
     let mut fs = FunctionSection::new();
     fs.function(0);
-    for _ in 0..ngroups + usize::from(plan.fixup) {
+    let full_groups = if plan.adaptive { ngroups } else { 0 };
+    for _ in 0..ngroups + usize::from(plan.fixup) + full_groups {
         fs.function(1);
     }
     module.section(&fs);
@@ -244,8 +277,17 @@ fn kind_name(kind: Kind) -> String {
 }
 
 /// Where everything lives, and which flags a change of each signal sets.
+#[derive(Clone)]
 struct Plan {
     tracking: bool,
+    /// Tracking that steps aside on a busy design: `run` counts the blocks that ran over
+    /// [`PROBE_CYCLES`]; when most did, it runs [`FULL_CYCLES`] with an untracked copy of the
+    /// group functions (no compares, no marks; every chunk staged), then measures again.
+    adaptive: bool,
+    /// The function index of the first untracked group function (adaptive only).
+    full_base: u32,
+    /// Byte offset of the counter of blocks run (adaptive only).
+    counter: u64,
     mem_base: Vec<u32>,
     /// Byte offset of the staging words: one per register, then one per synchronous read port.
     stage_base: u64,
@@ -255,7 +297,6 @@ struct Plan {
     /// Byte offsets of the flag bytes: per chunk, and per chunk "staged at this edge".
     chunk_flag: u64,
     staged_flag: u64,
-    flags_end: u64,
     total: u64,
     /// The top-level instructions in evaluation order (the others are in cones: see
     /// [`Cones`]).
@@ -364,20 +405,26 @@ impl Plan {
         let nchunks = reg_chunks + p.reads.len();
         let group_mask = base;
         let chunk_flag = group_mask + groups.len() as u64 * 8;
-        let staged_flag = chunk_flag + nchunks as u64;
+        // Word-aligned, so that whole words of chunk flags can be set at once.
+        let staged_flag = (chunk_flag + nchunks as u64).next_multiple_of(8);
         let flags_end = (staged_flag + nchunks as u64).next_multiple_of(8);
-        let total = flags_end;
+        let counter = flags_end;
+        let total = counter + 8;
+        let adaptive = tracking && n <= ADAPT_MAX_INSTS && !blocks.is_empty();
+        let full_base = 1 + groups.len() as u32 + u32::from(root.len() < n);
         if total > u64::from(u32::MAX) {
             return Err(Unsupported::TooBig(total));
         }
         Ok(Plan {
             tracking,
+            adaptive,
+            full_base,
+            counter,
             mem_base,
             stage_base,
             group_mask,
             chunk_flag,
             staged_flag,
-            flags_end,
             total,
             root,
             blocks,
@@ -763,22 +810,16 @@ impl<'p> Gen<'p> {
                 || p.writes.iter().any(|w| w.posedge == posedge)
         };
         let has_edge = [has_edge(true), has_edge(false)];
+        if self.plan.adaptive {
+            let (mode, window) = (self.mode(), self.window());
+            self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
+            self.store_at(self.plan.counter, |g| {
+                g.c(0);
+            });
+        }
         // Every flag up: whatever the host changed takes effect, every register is staged.
         if self.plan.tracking {
-            for (g, blocks) in self.plan.groups.iter().enumerate() {
-                let bits = mask(blocks.len() as u32);
-                self.store_at(self.plan.group_mask + g as u64 * 8, |e| {
-                    e.c(bits);
-                });
-            }
-            let ones = 0x0101_0101_0101_0101u64;
-            let mut a = self.plan.chunk_flag;
-            while a < self.plan.flags_end {
-                self.store_at(a, |g| {
-                    g.c(ones);
-                });
-                a += 8;
-            }
+            self.all_flags_up();
             // The staged flags are set only while an edge runs.
             for c in 0..self.plan.nchunks {
                 self.put_flag(self.plan.staged_flag + c as u64, 0);
@@ -803,6 +844,9 @@ impl<'p> Gen<'p> {
             .c(1)
             .i(Instruction::I64Add)
             .set(COUNT);
+        if self.plan.adaptive {
+            self.adapt();
+        }
         for (k, level) in [true, false].into_iter().enumerate() {
             let edge = has_edge[k];
             match p.clock {
@@ -862,8 +906,96 @@ impl<'p> Gen<'p> {
         self.get(COUNT).i(Instruction::End);
     }
 
-    /// Calls every group function (with tracking, those whose flag is up).
+    /// `run`'s local holding the mode (adaptive): 0 tracked, 1 untracked.
+    fn mode(&self) -> u32 {
+        WATCH0 + self.opts.watch.len() as u32
+    }
+
+    /// `run`'s local counting down the cycles left in the mode (adaptive).
+    fn window(&self) -> u32 {
+        self.mode() + 1
+    }
+
+    /// Sets every group's mask and every chunk's flag: everything runs at the next settle and
+    /// every chunk is staged at its next edge.
+    fn all_flags_up(&mut self) {
+        for (g, blocks) in self.plan.groups.iter().enumerate() {
+            let bits = mask(blocks.len() as u32);
+            self.store_at(self.plan.group_mask + g as u64 * 8, |e| {
+                e.c(bits);
+            });
+        }
+        self.chunks_up();
+    }
+
+    /// Sets every chunk's flag (whole words: the staged flags start on a word of their own).
+    fn chunks_up(&mut self) {
+        let ones = 0x0101_0101_0101_0101u64;
+        let mut a = self.plan.chunk_flag;
+        while a < self.plan.staged_flag {
+            self.store_at(a, |g| {
+                g.c(ones);
+            });
+            a += 8;
+        }
+    }
+
+    /// At the start of a cycle (adaptive): at the end of a window, untracked after a busy
+    /// measure, tracked (everything marked: the untracked code marks nothing) after untracked.
+    fn adapt(&mut self) {
+        let (mode, window) = (self.mode(), self.window());
+        let nblocks = self.plan.blocks.len() as u64;
+        let busy = (PROBE_CYCLES as u64 * nblocks * BUSY_SIXTEENTHS).div_ceil(16);
+        self.get(window)
+            .c(1)
+            .i(Instruction::I64Sub)
+            .i(Instruction::LocalTee(window))
+            .i(Instruction::I64Eqz)
+            .i(Instruction::If(BlockType::Empty));
+        self.get(mode)
+            .nonzero()
+            .i(Instruction::If(BlockType::Empty));
+        self.all_flags_up();
+        self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
+        self.i(Instruction::Else);
+        // mode = counter >= busy; window = mode ? FULL : PROBE
+        self.load_at(self.plan.counter)
+            .c(busy)
+            .i(Instruction::I64GeU)
+            .i(Instruction::I64ExtendI32U)
+            .set(mode)
+            .c(FULL_CYCLES as u64)
+            .c(PROBE_CYCLES as u64)
+            .get(mode)
+            .nonzero()
+            .i(Instruction::Select)
+            .set(window);
+        self.i(Instruction::End);
+        self.store_at(self.plan.counter, |g| {
+            g.c(0);
+        });
+        self.i(Instruction::End);
+    }
+
+    /// Calls every group function (with tracking, those whose flag is up; adaptive and
+    /// untracked, every untracked copy).
     fn settle(&mut self) {
+        if self.plan.adaptive {
+            self.get(self.mode())
+                .nonzero()
+                .i(Instruction::If(BlockType::Empty));
+            for k in 0..self.plan.groups.len() {
+                self.i(Instruction::Call(self.plan.full_base + k as u32));
+            }
+            self.i(Instruction::Else);
+            self.settle_tracked();
+            self.i(Instruction::End);
+        } else {
+            self.settle_tracked();
+        }
+    }
+
+    fn settle_tracked(&mut self) {
         for k in 0..self.plan.groups.len() {
             let call = Instruction::Call(1 + k as u32);
             if self.plan.tracking {
@@ -890,6 +1022,11 @@ impl<'p> Gen<'p> {
             if plan.tracking {
                 // Reached from the dispatch: nothing before it is known to have run.
                 g.cache.clear();
+            }
+            if plan.adaptive {
+                g.store_at(plan.counter, |g| {
+                    g.load_at(plan.counter).c(1).i(Instruction::I64Add);
+                });
             }
             let (start, end) = plan.blocks[b];
             for &i in &plan.root[start..end] {
@@ -1642,6 +1779,14 @@ impl<'p> Gen<'p> {
         let (p, plan) = (self.p, self.plan);
         let side = usize::from(!posedge);
         let first_chunk = if posedge { 0 } else { plan.chunks[0].len() };
+        if plan.adaptive {
+            // Untracked, nothing marked the chunks: stage them all.
+            self.get(self.mode())
+                .nonzero()
+                .i(Instruction::If(BlockType::Empty));
+            self.chunks_up();
+            self.i(Instruction::End);
+        }
         for (k, regs) in plan.chunks[side].iter().enumerate() {
             let c = (first_chunk + k) as u64;
             let stage = |g: &mut Self| {

@@ -100,7 +100,9 @@ pub struct Options {
     pub watch: Vec<Watch>,
     /// Skip blocks of logic and chunks of registers whose inputs did not change (flags in the
     /// module's scratch). Pays on designs that do little per cycle (a player waiting for its
-    /// input); costs a compare per instruction with readers elsewhere on busy ones. On by
+    /// input); costs a compare per instruction with readers elsewhere on busy ones, so a
+    /// module (of a design of up to 4,096 instructions) also holds an untracked copy of its
+    /// logic, which `run` switches to while nearly every block runs every cycle. On by
     /// default: see the README for the measured trade.
     pub tracking: bool,
     /// Compute what a multiplexer discards only when it is selected (the instructions whose
