@@ -108,7 +108,7 @@ pub(crate) fn generate(
             &plan,
             &cones,
             opts,
-            Function::new([(LOCALS + opts.watch.len() as u32 + 2, ValType::I64)]),
+            Function::new([(LOCALS + opts.watch.len() as u32 + 3, ValType::I64)]),
         );
         g.run();
         funcs.push(g.f);
@@ -496,6 +496,9 @@ struct Gen<'p> {
     cache: Vec<(u32, u32)>,
     /// Locals handed out so far (round robin over the `CACHED` ones).
     handed: u64,
+    /// In an edge (with tracking): the bit of each chunk of that edge in `run`'s local
+    /// [`Gen::staged`], when they fit in one word; else the chunks' staged flag bytes are used.
+    staged_bits: Vec<(u64, u32)>,
 }
 
 /// What the cache was before a branch: its entries and how many locals had been handed out.
@@ -518,6 +521,7 @@ impl<'p> Gen<'p> {
             caching: false,
             cache: Vec::new(),
             handed: 0,
+            staged_bits: Vec::new(),
         }
     }
 
@@ -914,6 +918,52 @@ impl<'p> Gen<'p> {
     /// `run`'s local counting down the cycles left in the mode (adaptive).
     fn window(&self) -> u32 {
         self.mode() + 1
+    }
+
+    /// `run`'s local whose bits say which chunks were staged at the edge being run.
+    fn staged(&self) -> u32 {
+        self.mode() + 2
+    }
+
+    /// Chunk `c` was staged at this edge.
+    fn set_staged(&mut self, c: u64) {
+        match self.staged_bits.iter().find(|&&(k, _)| k == c) {
+            Some(&(_, bit)) => {
+                let l = self.staged();
+                self.get(l).c(1 << bit).i(Instruction::I64Or).set(l);
+            }
+            None => self.put_flag(self.plan.staged_flag + c, 1),
+        }
+    }
+
+    /// Pushes (i32) whether chunk `c` was staged at this edge; with the flag byte, clears it.
+    fn was_staged(&mut self, c: u64) {
+        match self.staged_bits.iter().find(|&&(k, _)| k == c) {
+            Some(&(_, bit)) => {
+                let l = self.staged();
+                self.get(l).c(1 << bit).i(Instruction::I64And).nonzero();
+            }
+            None => {
+                let addr = self.plan.staged_flag + c;
+                self.i(Instruction::I32Const(0))
+                    .i(Instruction::I32Load8U(byte(addr)));
+            }
+        }
+    }
+
+    /// Runs `body` when chunk `c` was staged at this edge (always without tracking).
+    fn if_staged(&mut self, c: u64, body: impl FnOnce(&mut Self)) {
+        if !self.plan.tracking {
+            body(self);
+            return;
+        }
+        self.was_staged(c);
+        self.i(Instruction::If(BlockType::Empty));
+        if !self.staged_bits.iter().any(|&(k, _)| k == c) {
+            self.put_flag(self.plan.staged_flag + c, 0);
+        }
+        body(self);
+        self.i(Instruction::End);
     }
 
     /// Sets every group's mask and every chunk's flag: everything runs at the next settle and
@@ -1787,11 +1837,24 @@ impl<'p> Gen<'p> {
             self.chunks_up();
             self.i(Instruction::End);
         }
+        let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
+        // Which chunks were staged, in a local while they fit in one.
+        let this_edge: Vec<u64> = (first_chunk..first_chunk + plan.chunks[side].len())
+            .map(|c| c as u64)
+            .chain(reads().map(|k| self.read_chunk(k)))
+            .collect();
+        self.staged_bits = if plan.tracking && this_edge.len() <= 64 {
+            let staged = self.staged();
+            self.c(0).set(staged);
+            this_edge.into_iter().zip(0..).collect()
+        } else {
+            Vec::new()
+        };
         for (k, regs) in plan.chunks[side].iter().enumerate() {
             let c = (first_chunk + k) as u64;
             let stage = |g: &mut Self| {
                 if plan.tracking {
-                    g.put_flag(plan.staged_flag + c, 1);
+                    g.set_staged(c);
                 }
                 for &r in regs {
                     g.stage_reg(r);
@@ -1799,14 +1862,13 @@ impl<'p> Gen<'p> {
             };
             self.tracked(plan.chunk_flag + c, stage);
         }
-        let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
         // A read port whose inputs and memory did not change since it was last staged would
         // stage its own value again: its flag is set by its inputs and by writes to its memory.
         for k in reads() {
             let c = self.read_chunk(k);
             self.tracked(plan.chunk_flag + c, |g| {
                 if plan.tracking {
-                    g.put_flag(plan.staged_flag + c, 1);
+                    g.set_staged(c);
                 }
                 g.stage_read(k);
             });
@@ -1823,15 +1885,17 @@ impl<'p> Gen<'p> {
                     g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
                 }
             };
-            self.tracked(plan.staged_flag + c, apply);
+            self.if_staged(c, apply);
         }
         for k in reads() {
             let state = p.reads[k].state;
-            self.tracked(plan.staged_flag + self.read_chunk(k), |g| {
+            let c = self.read_chunk(k);
+            self.if_staged(c, |g| {
                 g.load_at(plan.stage_slot(p.regs.len() + k));
                 g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
             });
         }
+        self.staged_bits.clear();
     }
 
     /// The chunk of synchronous read port `k`.
@@ -1954,15 +2018,14 @@ impl<'p> Gen<'p> {
                 .i(Instruction::If(BlockType::Empty));
             if self.plan.tracking {
                 // Not staged at this edge (nothing changed): it would have staged its state.
-                let staged = self.plan.staged_flag + self.read_chunk(rk);
-                self.i(Instruction::I32Const(0))
-                    .i(Instruction::I32Load8U(byte(staged)))
-                    .i(Instruction::I32Eqz)
+                let c = self.read_chunk(rk);
+                self.was_staged(c);
+                self.i(Instruction::I32Eqz)
                     .i(Instruction::If(BlockType::Empty));
                 self.store_at(slot, |g| {
                     g.word(rd.state.off);
                 });
-                self.put_flag(staged, 1);
+                self.set_staged(c);
                 self.i(Instruction::End);
             }
             self.store_at(slot, |g| {
