@@ -2,7 +2,9 @@
 //! and compiled to WebAssembly (run by Node), beside Verilator on the same Verilog in the same run.
 //! Both back ends: the interpreter (`native`; `wasm` is the interpreter built for wasm32), and
 //! the compiled back end (`compiled`: its generated module run by wasmtime, with change tracking;
-//! `comp-full`: without; `wasm-comp`: the same generated module run by Node, as a browser would).
+//! `comp-full`: without; `no-cones`: with tracking but without multiplexer cones;
+//! `wasm-comp`: the same generated module run by Node, as a browser would;
+//! `wasm-nocn`: Node without cones).
 //! Then the time from a 10,000-cell netlist to its first compiled cycle, and issue 14's targets.
 //! Designs: `cpu` (tests/designs/cpu.v, busy every cycle) and the reference player
 //! (hdl/netlist/de2_115_top.json) idle, and thinking (a game set up, SW = 10: a 2^24-cycle search).
@@ -17,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use hdl_sim::wasm::{Compiled, Options, module, state_image};
+use hdl_sim::wasm::{Compiled, Options, module, module_with, state_image};
 use hdl_sim::{BoardConfig, BoardEmulator, Simulator};
 
 #[path = "../examples/wasm_bench/fingerprint.rs"]
@@ -38,8 +40,13 @@ enum Build {
     Compiled,
     /// The same without change tracking: every instruction every cycle.
     CompiledFull,
+    /// With change tracking but computing every multiplexer input, selected or not (the
+    /// compiled back end before multiplexer cones): what the cones buy, in the same run.
+    CompiledNoCones,
     /// The compiled back end's module run by Node.
     WasmCompiled,
+    /// The same module without multiplexer cones, run by Node.
+    WasmNoCones,
 }
 
 impl Build {
@@ -49,7 +56,9 @@ impl Build {
             Build::Wasm => "wasm",
             Build::Compiled => "compiled",
             Build::CompiledFull => "comp-full",
+            Build::CompiledNoCones => "no-cones",
             Build::WasmCompiled => "wasm-comp",
+            Build::WasmNoCones => "wasm-nocn",
         }
     }
 }
@@ -128,6 +137,18 @@ fn bench_cpu(cycles: u64) -> (f64, Option<f64>, u64) {
     )
 }
 
+/// The compiled back end's options for a row of `build`.
+fn options_for(build: Build) -> Options {
+    Options {
+        tracking: build != Build::CompiledFull,
+        cones: !matches!(build, Build::CompiledNoCones | Build::WasmNoCones),
+        ..Options::default()
+    }
+}
+
+/// The compiled rows natively: tracked, untracked, tracked without cones.
+const COMPILED_BUILDS: [Build; 3] = [Build::Compiled, Build::CompiledFull, Build::CompiledNoCones];
+
 /// The cpu design at its start state.
 fn cpu_sim() -> Simulator {
     let text = std::fs::read_to_string(Path::new(ROOT).join("tests/designs/cpu.json")).unwrap();
@@ -149,15 +170,10 @@ fn pico_sim() -> Simulator {
 
 /// PicoRV32 for `cycles` cycles on the interpreter (`None`) or the compiled back end (with or
 /// without tracking): wall seconds, CPU seconds, the output port after the run.
-fn bench_pico(cycles: u64, compiled: Option<bool>) -> (f64, Option<f64>, u64) {
+fn bench_pico(cycles: u64, compiled: Option<Build>) -> (f64, Option<f64>, u64) {
     let mut sim = pico_sim();
-    let mut back_end = compiled.map(|tracking| {
-        let options = Options {
-            tracking,
-            ..Options::default()
-        };
-        Compiled::with_options(&sim, &options).expect("picorv32 compiles")
-    });
+    let mut back_end = compiled
+        .map(|build| Compiled::with_options(&sim, &options_for(build)).expect("picorv32 compiles"));
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     match &mut back_end {
         Some(b) => b.run(&mut sim, cycles).unwrap(),
@@ -172,13 +188,9 @@ fn bench_pico(cycles: u64, compiled: Option<bool>) -> (f64, Option<f64>, u64) {
 }
 
 /// [`bench_cpu`] on the compiled back end (compiling is not timed).
-fn bench_cpu_compiled(cycles: u64, tracking: bool) -> (f64, Option<f64>, u64) {
+fn bench_cpu_compiled(cycles: u64, build: Build) -> (f64, Option<f64>, u64) {
     let mut sim = cpu_sim();
-    let options = Options {
-        tracking,
-        ..Options::default()
-    };
-    let mut compiled = Compiled::with_options(&sim, &options).expect("cpu compiles");
+    let mut compiled = Compiled::with_options(&sim, &options_for(build)).expect("cpu compiles");
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     compiled.run(&mut sim, cycles).unwrap();
     let s = t.elapsed().as_secs_f64();
@@ -195,17 +207,13 @@ fn bench_cpu_compiled(cycles: u64, tracking: bool) -> (f64, Option<f64>, u64) {
 fn bench_player_sim(
     text: &str,
     cycles: u64,
-    compiled: Option<bool>,
+    compiled: Option<Build>,
 ) -> (f64, Option<f64>, Vec<u64>) {
     let mut sim = Simulator::from_json(text, Some("CLOCK_50")).unwrap();
     sim.set_by_name("UART_RXD", 1).unwrap();
     sim.set_by_name("KEY", 0xf).unwrap();
-    let mut back_end = compiled.map(|tracking| {
-        let options = Options {
-            tracking,
-            ..Options::default()
-        };
-        Compiled::with_options(&sim, &options).expect("the player compiles")
+    let mut back_end = compiled.map(|build| {
+        Compiled::with_options(&sim, &options_for(build)).expect("the player compiles")
     });
     let (t, c) = (Instant::now(), thread_cpu_seconds());
     match &mut back_end {
@@ -407,8 +415,13 @@ fn run_wasm(
 /// The compiled back end's module for `sim` run by Node (`benches/wasm_compiled.mjs`) for
 /// `cycles` cycles from `sim`'s state: wall seconds, CPU seconds, and milliseconds from the module's
 /// bytes to its first cycle. The state after the run must equal wasmtime's on the same module.
-fn node_compiled(sim: &Simulator, cycles: u64, tag: &str) -> Result<(f64, f64, f64), String> {
-    let generated = module(sim).map_err(|e| e.to_string())?;
+fn node_compiled(
+    sim: &Simulator,
+    cycles: u64,
+    tag: &str,
+    options: &Options,
+) -> Result<(f64, f64, f64), String> {
+    let generated = module_with(sim, options).map_err(|e| e.to_string())?;
     let image = state_image(sim, &generated);
     let dir = std::env::temp_dir().join(format!("hdl-sim-bench-node-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -447,7 +460,7 @@ fn node_compiled(sim: &Simulator, cycles: u64, tag: &str) -> Result<(f64, f64, f
     };
     let got = std::fs::read(&end).map_err(|e| e.to_string())?;
     let mut native = sim.clone();
-    Compiled::new(&native)
+    Compiled::with_options(&native, options)
         .and_then(|mut c| c.run(&mut native, cycles))
         .map_err(|e| e.to_string())?;
     assert!(
@@ -557,9 +570,9 @@ fn main() {
         row.set_verilator(vs, vcpu);
     }
     let mut cpu_rows = Vec::new();
-    for (build, tracking) in [(Build::Compiled, true), (Build::CompiledFull, false)] {
-        let _ = bench_cpu_compiled(100_000, tracking); // warm up
-        let (cs, ccpu, compiled_sum) = bench_cpu_compiled(n, tracking);
+    for build in COMPILED_BUILDS {
+        let _ = bench_cpu_compiled(100_000, build); // warm up
+        let (cs, ccpu, compiled_sum) = bench_cpu_compiled(n, build);
         assert_eq!(
             compiled_sum, ours_sum,
             "the compiled back end and the interpreter disagree on cpu after {n} cycles"
@@ -571,27 +584,39 @@ fn main() {
             ..row
         });
     }
-    let node_row = |row: &Row, sim: &Simulator, tag: &str| -> Option<(Row, f64)> {
-        match node_compiled(sim, row.cycles, tag) {
-            Ok((wall, cpu, compile_ms)) => Some((
-                Row {
-                    build: Build::WasmCompiled,
-                    ours: cycles_per_second(row.cycles, wall),
-                    ours_cpu: Some(cycles_per_second(row.cycles, cpu)),
-                    ..*row
-                },
-                compile_ms,
-            )),
-            Err(why) => {
-                println!("NOTICE: no wasm-comp figure for {}: {why}", row.design);
-                None
-            }
+    let node_row_with = |row: &Row, sim: &Simulator, tag: &str, build: Build| match node_compiled(
+        sim,
+        row.cycles,
+        tag,
+        &options_for(build),
+    ) {
+        Ok((wall, cpu, compile_ms)) => Some((
+            Row {
+                build,
+                ours: cycles_per_second(row.cycles, wall),
+                ours_cpu: Some(cycles_per_second(row.cycles, cpu)),
+                ..*row
+            },
+            compile_ms,
+        )),
+        Err(why) => {
+            println!(
+                "NOTICE: no {} figure for {}: {why}",
+                build.name(),
+                row.design
+            );
+            None
         }
     };
+    let node_row = |row: &Row, sim: &Simulator, tag: &str| -> Option<(Row, f64)> {
+        node_row_with(row, sim, tag, Build::WasmCompiled)
+    };
     let cpu_node = node_row(&row, &cpu_sim(), "cpu");
+    let cpu_node_no_cones = node_row_with(&row, &cpu_sim(), "cpu", Build::WasmNoCones);
     rows.push(row);
     rows.extend(cpu_rows);
     rows.extend(cpu_node.map(|(r, _)| r));
+    rows.extend(cpu_node_no_cones.map(|(r, _)| r));
 
     // PicoRV32 running its program: a public soft-CPU core, busy every cycle.
     let n = 1_000_000;
@@ -612,8 +637,8 @@ fn main() {
         row.set_verilator(vs, vcpu);
     }
     let mut pico_rows = vec![row];
-    for (build, tracking) in [(Build::Compiled, true), (Build::CompiledFull, false)] {
-        let (cs, ccpu, out) = bench_pico(n, Some(tracking));
+    for build in COMPILED_BUILDS {
+        let (cs, ccpu, out) = bench_pico(n, Some(build));
         assert_eq!(out, pico_out, "the back ends disagree on picorv32");
         pico_rows.push(Row {
             build,
@@ -711,21 +736,22 @@ fn main() {
                 }
                 let tag = if i == 0 { "idle" } else { "thinking" };
                 let node = node_row(&row, board.simulator(), tag);
+                let node_no_cones = node_row_with(&row, board.simulator(), tag, Build::WasmNoCones);
                 let idle = row.design == "player idle";
                 let (verilator, verilator_cpu) = (row.verilator, row.verilator_cpu);
                 rows.push(row);
                 rows.extend(wasm_row);
                 rows.push(compiled_row);
                 rows.extend(node.map(|(r, _)| r));
+                rows.extend(node_no_cones.map(|(r, _)| r));
                 if idle {
                     // The same idle board as a bare simulator, each back end, beside the
                     // board's Verilator figure: what change tracking buys when little happens.
                     let n = 2_000_000;
                     let (is, icpu, iout) = bench_player_sim(&text, n, None);
                     let mut bare = vec![(Build::Native, is, icpu)];
-                    for (build, tracking) in [(Build::Compiled, true), (Build::CompiledFull, false)]
-                    {
-                        let (cs, ccpu, cout) = bench_player_sim(&text, n, Some(tracking));
+                    for build in COMPILED_BUILDS {
+                        let (cs, ccpu, cout) = bench_player_sim(&text, n, Some(build));
                         assert_eq!(iout, cout, "the back ends disagree on the idle player");
                         bare.push((build, cs, ccpu));
                     }
@@ -756,7 +782,7 @@ fn main() {
     compiled.run(&mut big_sim, 1).expect("one cycle");
     let native_first = started.elapsed().as_secs_f64();
     let cells = 10_000 + 64;
-    let node_first = node_compiled(&big_sim, 1000, "big")
+    let node_first = node_compiled(&big_sim, 1000, "big", &Options::default())
         .map(|(_, _, ms)| ms / 1e3)
         .inspect_err(|why| println!("NOTICE: no Node compile time: {why}"))
         .ok();

@@ -83,6 +83,10 @@ fn compare_with(
         }
         let n = if done < 64 {
             1
+        } else if rng.next_u64().is_multiple_of(8) {
+            // Long enough for adaptive tracking to measure, go untracked on a busy design,
+            // and come back.
+            200 + rng.next_u64() % 1200
         } else {
             1 + rng.next_u64() % 40
         };
@@ -429,6 +433,174 @@ mod random {
             "netnames": names
         }}})
         .to_string()
+    }
+
+    /// Builds trees of logic whose inner nodes are often `$mux` and `$pmux` cells, so that most
+    /// values are used only through one input of one multiplexer (the cones the generator
+    /// computes only when selected), nested, and some shared with other readers (which must
+    /// not be skipped).
+    struct Trees {
+        d: Draw,
+        next_net: u64,
+        /// Nets a leaf reads: the input, the registers' outputs.
+        leaves: Vec<u64>,
+        /// Every tree node built so far: its output nets.
+        made: Vec<Vec<u64>>,
+        cells: serde_json::Map<String, Value>,
+        names: serde_json::Map<String, Value>,
+    }
+
+    impl Trees {
+        fn fresh(&mut self, n: u64) -> Vec<u64> {
+            let v: Vec<u64> = (self.next_net..self.next_net + n).collect();
+            self.next_net += n;
+            v
+        }
+
+        fn cell(&mut self, cell: Value, y: Vec<u64>) -> Vec<Value> {
+            let k = self.cells.len();
+            self.names
+                .insert(format!("t{k}"), json!({"bits": y.clone()}));
+            self.cells.insert(format!("t{k}"), cell);
+            self.made.push(y.clone());
+            y.into_iter().map(|b| json!(b)).collect()
+        }
+
+        /// `w` bits computed by a tree of depth at most `depth`.
+        fn expr(&mut self, depth: u32, w: u64) -> Vec<Value> {
+            let r = self.d.below(12);
+            if depth == 0 || r < 2 {
+                let leaves = self.leaves.clone();
+                return self.d.bits(&leaves, w).as_array().unwrap().clone();
+            }
+            if r < 4 && !self.made.is_empty() {
+                // A node already read elsewhere, read again (whole when it fits).
+                let k = self.d.below(self.made.len() as u64) as usize;
+                let node = self.made[k].clone();
+                return (0..w)
+                    .map(|i| json!(node[(i as usize) % node.len()]))
+                    .collect();
+            }
+            match r {
+                4..=6 => {
+                    let (a, b, s) = (
+                        self.expr(depth - 1, w),
+                        self.expr(depth - 1, w),
+                        self.expr(depth - 1, 1),
+                    );
+                    let y = self.fresh(w);
+                    self.cell(
+                        json!({"type": "$mux", "parameters": {"WIDTH": p(w)},
+                            "connections": {"A": a, "B": b, "S": s, "Y": y.clone()}}),
+                        y,
+                    )
+                }
+                7..=8 => {
+                    let sw = 1 + self.d.below(5);
+                    let a = self.expr(depth - 1, w);
+                    let mut b = Vec::new();
+                    for _ in 0..sw {
+                        b.extend(self.expr(depth - 1, w));
+                    }
+                    let s = self.expr(depth - 1, sw);
+                    let y = self.fresh(w);
+                    self.cell(
+                        json!({"type": "$pmux", "parameters": {"WIDTH": p(w), "S_WIDTH": p(sw)},
+                            "connections": {"A": a, "B": b, "S": s, "Y": y.clone()}}),
+                        y,
+                    )
+                }
+                _ => {
+                    const OPS: &[&str] = &[
+                        "$add", "$sub", "$mul", "$xor", "$and", "$div", "$mod", "$eq", "$lt",
+                        "$shl", "$shr",
+                    ];
+                    let kind = OPS[self.d.below(OPS.len() as u64) as usize];
+                    let (aw, bw) = (1 + self.d.below(w.max(8)), 1 + self.d.below(w.max(8)));
+                    let bw = if kind.contains("sh") { bw.min(6) } else { bw };
+                    let (a, b) = (self.expr(depth - 1, aw), self.expr(depth - 1, bw));
+                    let y = self.fresh(w);
+                    let signed = self.d.below(2);
+                    self.cell(
+                        json!({"type": kind, "parameters": {"A_SIGNED": p(signed),
+                            "B_SIGNED": p(signed), "A_WIDTH": p(aw), "B_WIDTH": p(bw),
+                            "Y_WIDTH": p(w)},
+                            "connections": {"A": a, "B": b, "Y": y.clone()}}),
+                        y,
+                    )
+                }
+            }
+        }
+    }
+
+    /// A netlist of `regs` registers whose next values are trees of multiplexers (depth at
+    /// most `depth`), some of their nodes also read by other trees and by the output.
+    pub(super) fn mux_trees(seed: u64, regs: usize, depth: u32) -> String {
+        let mut t = Trees {
+            d: Draw(seed | 1),
+            next_net: 40,
+            leaves: (2..34).collect(),
+            made: Vec::new(),
+            cells: serde_json::Map::new(),
+            names: serde_json::Map::new(),
+        };
+        let mut qs = Vec::new();
+        for r in 0..regs {
+            let w = t.d.width();
+            let q = t.fresh(w);
+            t.leaves.extend(&q);
+            t.names.insert(format!("r{r}"), json!({"bits": q.clone()}));
+            qs.push((w, q));
+        }
+        let inputs: Vec<u64> = (2..34).collect();
+        for (r, (w, q)) in qs.into_iter().enumerate() {
+            // A register's D is read through its tree's root only.
+            let d = t.expr(depth, w);
+            let kind = ["$dff", "$dffe", "$sdff"][t.d.below(3) as usize];
+            let cell = json!({"type": kind,
+                "parameters": {"WIDTH": p(w), "CLK_POLARITY": p(1), "EN_POLARITY": p(1),
+                    "SRST_POLARITY": p(1), "SRST_VALUE": p(t.d.next())},
+                "connections": {"CLK": [1], "D": d, "Q": q,
+                    "EN": t.d.bits(&inputs, 1), "SRST": t.d.bits(&inputs, 1)}});
+            t.cells.insert(format!("reg{r}"), cell);
+        }
+        // The output reads a few tree nodes (and a register) as well.
+        let mut pool: Vec<u64> = t.leaves.clone();
+        for _ in 0..3 {
+            if !t.made.is_empty() {
+                let k = t.d.below(t.made.len() as u64) as usize;
+                pool.extend(t.made[k].clone());
+            }
+        }
+        let y = t.d.bits(&pool, 64);
+        json!({"modules": {"top": {
+            "attributes": {"top": p(1)},
+            "ports": {
+                "clk": {"direction": "input", "bits": [1]},
+                "a": {"direction": "input", "bits": (2..34).collect::<Vec<u64>>()},
+                "y": {"direction": "output", "bits": y}
+            },
+            "cells": t.cells,
+            "netnames": t.names
+        }}})
+        .to_string()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn mux_trees_match_the_interpreter(
+            seed in any::<u64>(),
+            regs in 1usize..8,
+            depth in 1u32..6,
+        ) {
+            let text = mux_trees(seed, regs, depth);
+            let sim = Simulator::from_json(&text, Some("clk"))
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            compare("mux trees", sim, seed, 2000)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        }
     }
 
     proptest! {

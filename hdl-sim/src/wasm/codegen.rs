@@ -7,14 +7,31 @@
 //! # Skipping what did not change
 //!
 //! With [`Options::tracking`] (the default) the code does what the interpreter does, at a
-//! coarser grain: instructions are cut, in evaluation order, into *blocks* of [`BLOCK`], and
-//! blocks into *groups* of [`GROUP`] blocks (one function each). A block runs only when one of
-//! its inputs changed: an instruction whose result differs from the stored one sets the flag of
-//! every later block that reads it (readers in its own block run anyway, after it). Registers
-//! are cut into *chunks* per clock edge the same way: a chunk is staged only when one of its
-//! registers' inputs changed. Memory ports are evaluated at every edge. A design doing little
-//! (the reference player waiting for a byte) then costs a few flag tests a cycle; a busy one
-//! pays a compare per instruction whose readers lie in other blocks.
+//! coarser grain: instructions are cut, in evaluation order, into *blocks* of about [`BLOCK`],
+//! and blocks into *groups* of up to [`GROUP`] blocks (one function each, with a mask word: bit
+//! `k` for its block `k`). A block runs only when one of its inputs changed: an instruction
+//! whose result differs from the stored one sets the bit of every later block that reads it
+//! (readers in its own block run anyway, after it). A group runs its marked blocks lowest
+//! first, jumping to each through a `br_table` on the mask's lowest set bit, so unmarked blocks
+//! cost nothing. Registers are cut into *chunks* per clock edge, and each synchronous read port
+//! is a chunk of its own, each with a flag byte: a chunk is staged only when one of its inputs
+//! changed (or, for a read port, its memory was written). Write ports are evaluated at every
+//! edge. A design doing little (the reference player waiting for a byte) then costs a few
+//! tests a cycle; a busy one pays a compare per instruction whose readers lie in other blocks.
+//! So tracking is adaptive (designs of up to [`ADAPT_MAX_INSTS`] instructions): `run` counts
+//! the blocks that ran over [`PROBE_CYCLES`] cycles, and when nearly all did, runs the next
+//! [`FULL_CYCLES`] with an untracked copy of the group functions (every chunk staged), then
+//! marks everything and measures again.
+
+//! # Computing a multiplexer's inputs only when selected
+//!
+//! With [`Options::cones`] (the default), the instructions used only through one input of one
+//! `$mux` or one case of one `$pmux` ([`Cones`]) are emitted inside that multiplexer's code:
+//! an `if` on a `$mux`'s select, a `br_table` on the lowest set bit of a `$pmux`'s. Blocks are
+//! then cut over the top-level instructions (each weighing itself and its cones): a cone's
+//! readers are all in its block, so its instructions store without compare or mark. Skipped
+//! cones keep stale values, which nothing reads within a cycle; the last function of the
+//! module (the *fixup*) recomputes them all before `run` returns.
 
 use wasm_encoder::{
     BlockType, CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction,
@@ -24,20 +41,31 @@ use wasm_encoder::{
 use crate::compile::{Control, Inst, Kind, Operand, Program};
 use crate::ops::{BinOp, UnOp, mask};
 
+use super::cones::{Cones, Ctx};
 use super::{Unsupported, WasmModule, Watch};
 
 /// Instructions per change-tracked block.
 pub(crate) const BLOCK: usize = 16;
-/// Blocks per group (one function of the module).
-pub(crate) const GROUP: usize = 16;
+/// Blocks per group (one function of the module): the bits of its mask word.
+pub(crate) const GROUP: usize = 64;
 /// Registers per change-tracked chunk.
 pub(crate) const CHUNK: usize = 8;
+/// Adaptive tracking (see [`Plan::adaptive`]): cycles measured under tracking, …
+const PROBE_CYCLES: i64 = 64;
+/// … the share of blocks that must have run in them (in sixteenths) to go untracked, …
+const BUSY_SIXTEENTHS: u64 = 13;
+/// … and the cycles then run untracked before measuring again.
+const FULL_CYCLES: i64 = 512;
+/// The most instructions a design may have for its module to hold the untracked copy of its
+/// logic as well (it doubles the code to compile).
+const ADAPT_MAX_INSTS: usize = 4096;
 
 /// How to generate: see [`crate::wasm::Options`].
 #[derive(Clone, Debug)]
 pub(crate) struct Options {
     pub watch: Vec<Watch>,
     pub tracking: bool,
+    pub cones: bool,
 }
 
 const I64: u32 = 3; // log2 of the alignment of an i64 access
@@ -66,23 +94,66 @@ pub(crate) fn generate(
     opts: &Options,
 ) -> Result<WasmModule, Unsupported> {
     check(p)?;
-    let plan = Plan::new(p, arena_words, opts.tracking)?;
+    let cones = if opts.cones {
+        Cones::find(p, &opts.watch)
+    } else {
+        Cones::none(p)
+    };
+    let plan = Plan::new(p, &cones, arena_words, opts.tracking)?;
     let ngroups = plan.groups.len();
-    let mut funcs: Vec<Function> = Vec::with_capacity(1 + ngroups);
+    let mut funcs: Vec<Function> = Vec::with_capacity(2 + ngroups);
     {
         let mut g = Gen::new(
             p,
             &plan,
+            &cones,
             opts,
-            Function::new([(LOCALS + opts.watch.len() as u32, ValType::I64)]),
+            Function::new([(LOCALS + opts.watch.len() as u32 + 3, ValType::I64)]),
         );
         g.run();
         funcs.push(g.f);
     }
     for k in 0..ngroups {
-        let mut g = Gen::new(p, &plan, opts, Function::new([(LOCALS, ValType::I64)]));
+        let mut g = Gen::new(
+            p,
+            &plan,
+            &cones,
+            opts,
+            Function::new([(CACHE0 + CACHED, ValType::I64)]),
+        );
+        g.caching = true;
         g.group(k);
         funcs.push(g.f);
+    }
+    if plan.fixup {
+        let mut g = Gen::new(
+            p,
+            &plan,
+            &cones,
+            opts,
+            Function::new([(LOCALS, ValType::I64)]),
+        );
+        g.fixup();
+        funcs.push(g.f);
+    }
+    let full = Plan {
+        tracking: false,
+        adaptive: false,
+        ..plan.clone()
+    };
+    if plan.adaptive {
+        for k in 0..ngroups {
+            let mut g = Gen::new(
+                p,
+                &full,
+                &cones,
+                opts,
+                Function::new([(CACHE0 + CACHED, ValType::I64)]),
+            );
+            g.caching = true;
+            g.group(k);
+            funcs.push(g.f);
+        }
     }
 
     let mut module = Module::new();
@@ -92,7 +163,8 @@ pub(crate) fn generate(
     module.section(&types);
     let mut fs = FunctionSection::new();
     fs.function(0);
-    for _ in 0..ngroups {
+    let full_groups = if plan.adaptive { ngroups } else { 0 };
+    for _ in 0..ngroups + usize::from(plan.fixup) + full_groups {
         fs.function(1);
     }
     module.section(&fs);
@@ -205,29 +277,60 @@ fn kind_name(kind: Kind) -> String {
 }
 
 /// Where everything lives, and which flags a change of each signal sets.
+#[derive(Clone)]
 struct Plan {
     tracking: bool,
+    /// Tracking that steps aside on a busy design: `run` counts the blocks that ran over
+    /// [`PROBE_CYCLES`]; when most did, it runs [`FULL_CYCLES`] with an untracked copy of the
+    /// group functions (no compares, no marks; every chunk staged), then measures again.
+    adaptive: bool,
+    /// The function index of the first untracked group function (adaptive only).
+    full_base: u32,
+    /// Byte offset of the counter of blocks run (adaptive only).
+    counter: u64,
     mem_base: Vec<u32>,
     /// Byte offset of the staging words: one per register, then one per synchronous read port.
     stage_base: u64,
-    /// Byte offsets of the flag bytes: per block, per group, per chunk, and per chunk "staged
-    /// at this edge".
-    block_flag: u64,
-    group_flag: u64,
+    /// Byte offset of the groups' masks: per group, an i64 whose bit `k` says its block `k`
+    /// must run.
+    group_mask: u64,
+    /// Byte offsets of the flag bytes: per chunk, and per chunk "staged at this edge".
     chunk_flag: u64,
     staged_flag: u64,
-    flags_end: u64,
     total: u64,
-    /// Instruction ranges of the groups, and of each group's blocks.
-    groups: Vec<Vec<(usize, usize)>>,
+    /// The top-level instructions in evaluation order (the others are in cones: see
+    /// [`Cones`]).
+    root: Vec<usize>,
+    /// Per block: its range of positions in `root`.
+    blocks: Vec<(usize, usize)>,
+    /// Per group: its blocks.
+    groups: Vec<std::ops::Range<usize>>,
+    /// Per instruction: its block (that of the top-level instruction containing it).
+    block_of_inst: Vec<usize>,
+    /// Whether any instruction is in a cone: `run` then ends with the fixup function.
+    fixup: bool,
+    /// Per signal: its width when every value stored in it is known to have no bits above it
+    /// (instruction results, registers, read ports, inputs), so that reading all of it needs
+    /// no mask.
+    exact_width: Vec<Option<u32>>,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
+    /// Per register, then per synchronous read port (the numbering of
+    /// [`Program::reg_fanout`]): its chunk number, if clocked. A read port is a chunk of its
+    /// own, numbered after the registers'.
     reg_chunk: Vec<Option<usize>>,
+    /// Chunks in all.
+    nchunks: usize,
 }
 
 impl Plan {
-    fn new(p: &Program, arena_words: usize, tracking: bool) -> Result<Plan, Unsupported> {
+    fn new(
+        p: &Program,
+        cones: &Cones,
+        arena_words: usize,
+        tracking: bool,
+    ) -> Result<Plan, Unsupported> {
         let mut base = arena_words as u64 * 8;
         let mut mem_base = Vec::with_capacity(p.memories.len());
         for m in &p.memories {
@@ -238,16 +341,50 @@ impl Plan {
         base += (p.regs.len() + p.reads.len()) as u64 * 8;
 
         let n = p.insts.len();
-        let blocks: Vec<(usize, usize)> = (0..n)
-            .step_by(BLOCK)
-            .map(|s| (s, (s + BLOCK).min(n)))
+        let root: Vec<usize> = (0..n).filter(|&i| cones.ctx[i] == Ctx::Root).collect();
+        // Blocks of about `BLOCK` instructions, counting the cones of each top-level one.
+        let mut weight = vec![0usize; n];
+        for &u in &cones.unit {
+            weight[u as usize] += 1;
+        }
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let (mut start, mut acc) = (0, 0);
+        for (k, &i) in root.iter().enumerate() {
+            acc += weight[i];
+            if acc >= BLOCK || k + 1 == root.len() {
+                blocks.push((start, k + 1));
+                (start, acc) = (k + 1, 0);
+            }
+        }
+        let mut block_of_root = vec![0usize; n];
+        for (b, &(s, e)) in blocks.iter().enumerate() {
+            for &i in &root[s..e] {
+                block_of_root[i] = b;
+            }
+        }
+        let block_of_inst: Vec<usize> = (0..n)
+            .map(|i| block_of_root[cones.unit[i] as usize])
             .collect();
-        let groups: Vec<Vec<(usize, usize)>> = blocks
-            .chunks(GROUP)
-            .map(<[(usize, usize)]>::to_vec)
+        let groups: Vec<std::ops::Range<usize>> = (0..blocks.len())
+            .step_by(GROUP)
+            .map(|s| s..(s + GROUP).min(blocks.len()))
             .collect();
+        let fixup = root.len() < n;
+        let mut exact_width = vec![None; p.inst_fanout_start.len().saturating_sub(1)];
+        let whole = p
+            .insts
+            .iter()
+            .map(|i| i.y)
+            .chain(p.regs.iter().map(|r| r.state))
+            .chain(p.reads.iter().map(|r| r.state))
+            .chain(p.inputs.iter().map(|i| i.1));
+        for op in whole {
+            if let Some(w) = exact_width.get_mut(op.sig as usize) {
+                *w = Some(op.width);
+            }
+        }
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
-        let mut reg_chunk = vec![None; p.regs.len()];
+        let mut reg_chunk = vec![None; p.regs.len() + p.reads.len()];
         for (k, posedge) in [true, false].into_iter().enumerate() {
             let regs: Vec<usize> = (0..p.regs.len())
                 .filter(|&r| p.regs[r].clocked && p.regs[r].posedge == posedge)
@@ -256,43 +393,65 @@ impl Plan {
                 chunks[k].push(c.to_vec());
             }
         }
-        let nchunks = chunks[0].len() + chunks[1].len();
+        let reg_chunks = chunks[0].len() + chunks[1].len();
         for (c, regs) in chunks.iter().flatten().enumerate() {
             for &r in regs {
                 reg_chunk[r] = Some(c);
             }
         }
-        let block_flag = base;
-        let group_flag = block_flag + blocks.len() as u64;
-        let chunk_flag = group_flag + groups.len() as u64;
-        let staged_flag = chunk_flag + nchunks as u64;
+        for k in 0..p.reads.len() {
+            reg_chunk[p.regs.len() + k] = Some(reg_chunks + k);
+        }
+        let nchunks = reg_chunks + p.reads.len();
+        let group_mask = base;
+        let chunk_flag = group_mask + groups.len() as u64 * 8;
+        // Word-aligned, so that whole words of chunk flags can be set at once.
+        let staged_flag = (chunk_flag + nchunks as u64).next_multiple_of(8);
         let flags_end = (staged_flag + nchunks as u64).next_multiple_of(8);
-        let total = flags_end;
+        let counter = flags_end;
+        let total = counter + 8;
+        let adaptive = tracking && n <= ADAPT_MAX_INSTS && !blocks.is_empty();
+        let full_base = 1 + groups.len() as u32 + u32::from(root.len() < n);
         if total > u64::from(u32::MAX) {
             return Err(Unsupported::TooBig(total));
         }
         Ok(Plan {
             tracking,
+            adaptive,
+            full_base,
+            counter,
             mem_base,
             stage_base,
-            block_flag,
-            group_flag,
+            group_mask,
             chunk_flag,
             staged_flag,
-            flags_end,
             total,
+            root,
+            blocks,
             groups,
+            block_of_inst,
+            fixup,
+            exact_width,
             chunks,
             reg_chunk,
+            nchunks,
         })
     }
 
     fn block_of(&self, inst: usize) -> usize {
-        inst / BLOCK
+        self.block_of_inst[inst]
     }
 
     fn group_of_block(&self, block: usize) -> usize {
         block / GROUP
+    }
+
+    /// The byte offset of block `b`'s group's mask, and the bit of `b` in it.
+    fn mask_bit(&self, b: usize) -> (u64, u64) {
+        (
+            self.group_mask + self.group_of_block(b) as u64 * 8,
+            1 << (b % GROUP),
+        )
     }
 
     fn stage_slot(&self, k: usize) -> u64 {
@@ -311,6 +470,10 @@ const COUNT: u32 = 7;
 /// Locals declared in every function beyond local 0 (the watches follow in `run`).
 const LOCALS: u32 = 7;
 const WATCH0: u32 = 8;
+/// The first of the group functions' locals that keep results for later readers in the same
+/// straight line of code (so they are not loaded again), and how many there are.
+const CACHE0: u32 = 8;
+const CACHED: u32 = 48;
 
 /// The instruction that emitted a mark, so that marks of its own block (which runs on after
 /// it) and of blocks later in its own group (whose flags are still to be tested) stay light.
@@ -323,13 +486,71 @@ enum Origin {
 struct Gen<'p> {
     p: &'p Program,
     plan: &'p Plan,
+    cones: &'p Cones,
     opts: &'p Options,
     f: Function,
+    /// Keep results in locals (a group function): see [`CACHE0`].
+    caching: bool,
+    /// Arena words whose current value a local holds, on every path to the code being
+    /// emitted: (word, local).
+    cache: Vec<(u32, u32)>,
+    /// Locals handed out so far (round robin over the `CACHED` ones).
+    handed: u64,
+    /// In an edge (with tracking): the bit of each chunk of that edge in `run`'s local
+    /// [`Gen::staged`], when they fit in one word; else the chunks' staged flag bytes are used.
+    staged_bits: Vec<(u64, u32)>,
 }
 
+/// What the cache was before a branch: its entries and how many locals had been handed out.
+struct Snapshot(Vec<(u32, u32)>, u64);
+
 impl<'p> Gen<'p> {
-    fn new(p: &'p Program, plan: &'p Plan, opts: &'p Options, f: Function) -> Gen<'p> {
-        Gen { p, plan, opts, f }
+    fn new(
+        p: &'p Program,
+        plan: &'p Plan,
+        cones: &'p Cones,
+        opts: &'p Options,
+        f: Function,
+    ) -> Gen<'p> {
+        Gen {
+            p,
+            plan,
+            cones,
+            opts,
+            f,
+            caching: false,
+            cache: Vec::new(),
+            handed: 0,
+            staged_bits: Vec::new(),
+        }
+    }
+
+    // -- results kept in locals ------------------------------------------------------------
+
+    /// A local for a new result (evicting what it held).
+    fn hand_out(&mut self) -> u32 {
+        let local = CACHE0 + (self.handed % u64::from(CACHED)) as u32;
+        self.handed += 1;
+        self.cache.retain(|&(_, l)| l != local);
+        local
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot(self.cache.clone(), self.handed)
+    }
+
+    /// The cache as it was at `snap`, less the locals handed out since (on the branch just
+    /// emitted they may hold something else).
+    fn restore(&mut self, snap: &Snapshot) {
+        let (from, to, n) = (snap.1, self.handed, u64::from(CACHED));
+        let clobbered =
+            |l: u32| to - from >= n || (from..to).any(|c| c % n == u64::from(l - CACHE0));
+        self.cache = snap
+            .0
+            .iter()
+            .copied()
+            .filter(|&(_, l)| !clobbered(l))
+            .collect();
     }
 
     // -- emit helpers --------------------------------------------------------------------
@@ -359,6 +580,9 @@ impl<'p> Gen<'p> {
 
     /// Pushes arena word `off`.
     fn word(&mut self, off: u32) -> &mut Self {
+        if let Some(&(_, local)) = self.cache.iter().find(|&&(w, _)| w == off) {
+            return self.get(local);
+        }
         self.load_at(u64::from(off) * 8)
     }
 
@@ -372,6 +596,9 @@ impl<'p> Gen<'p> {
     /// Pushes an operand's value (its low `width` bits).
     fn read(&mut self, op: &Operand) -> &mut Self {
         self.word(op.off);
+        if self.plan.exact_width.get(op.sig as usize) == Some(&Some(op.width)) {
+            return self;
+        }
         self.and_mask(op.width)
     }
 
@@ -502,22 +729,12 @@ impl<'p> Gen<'p> {
             .iter()
             .map(|&i| plan.block_of(i as usize))
             .collect();
-        blocks.sort_unstable();
-        blocks.dedup();
-        let mut groups = Vec::new();
-        for b in blocks {
-            let g = plan.group_of_block(b);
-            match from {
-                Origin::Inst(i) if plan.block_of(i) == b => continue,
-                Origin::Inst(i) if plan.group_of_block(plan.block_of(i)) == g => {}
-                _ => groups.push(g),
-            }
-            self.put_flag(plan.block_flag + b as u64, 1);
+        if let Origin::Inst(i) = from {
+            // Readers in its own block run on after it.
+            let own = plan.block_of(i);
+            blocks.retain(|&b| b != own);
         }
-        groups.dedup();
-        for g in groups {
-            self.put_flag(plan.group_flag + g as u64, 1);
-        }
+        self.mark_blocks(blocks);
         let mut chunks: Vec<usize> = p.reg_fanout
             [p.reg_fanout_start[s] as usize..p.reg_fanout_start[s + 1] as usize]
             .iter()
@@ -527,6 +744,24 @@ impl<'p> Gen<'p> {
         chunks.dedup();
         for c in chunks {
             self.put_flag(plan.chunk_flag + c as u64, 1);
+        }
+    }
+
+    /// Sets the bits of `blocks` in their groups' masks: one or per group.
+    fn mark_blocks(&mut self, mut blocks: Vec<usize>) {
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut k = 0;
+        while k < blocks.len() {
+            let (addr, _) = self.plan.mask_bit(blocks[k]);
+            let mut bits = 0u64;
+            while k < blocks.len() && self.plan.mask_bit(blocks[k]).0 == addr {
+                bits |= self.plan.mask_bit(blocks[k]).1;
+                k += 1;
+            }
+            self.store_at(addr, |g| {
+                g.load_at(addr).c(bits).i(Instruction::I64Or);
+            });
         }
     }
 
@@ -546,18 +781,23 @@ impl<'p> Gen<'p> {
     /// Pops a value into the i64 at byte `addr`; with tracking, only when it differs, then
     /// marking the readers of `sig`.
     fn update(&mut self, addr: u64, sig: u32, from: Origin, tracked: bool) {
+        self.update_in(addr, sig, from, tracked, V);
+    }
+
+    /// [`Gen::update`] through local `v`, which holds the value afterwards.
+    fn update_in(&mut self, addr: u64, sig: u32, from: Origin, tracked: bool, v: u32) {
         if !(self.plan.tracking && tracked) {
-            self.set(V).store_at(addr, |g| {
-                g.get(V);
+            self.set(v).store_at(addr, |g| {
+                g.get(v);
             });
             return;
         }
-        self.i(Instruction::LocalTee(V))
+        self.i(Instruction::LocalTee(v))
             .load_at(addr)
             .i(Instruction::I64Ne)
             .i(Instruction::If(BlockType::Empty));
         self.store_at(addr, |g| {
-            g.get(V);
+            g.get(v);
         });
         self.mark(sig, from);
         self.i(Instruction::End);
@@ -574,18 +814,18 @@ impl<'p> Gen<'p> {
                 || p.writes.iter().any(|w| w.posedge == posedge)
         };
         let has_edge = [has_edge(true), has_edge(false)];
+        if self.plan.adaptive {
+            let (mode, window) = (self.mode(), self.window());
+            self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
+            self.store_at(self.plan.counter, |g| {
+                g.c(0);
+            });
+        }
         // Every flag up: whatever the host changed takes effect, every register is staged.
         if self.plan.tracking {
-            let ones = 0x0101_0101_0101_0101u64;
-            let mut a = self.plan.block_flag & !7;
-            while a < self.plan.flags_end {
-                self.store_at(a, |g| {
-                    g.c(ones);
-                });
-                a += 8;
-            }
+            self.all_flags_up();
             // The staged flags are set only while an edge runs.
-            for c in 0..self.plan.chunks[0].len() + self.plan.chunks[1].len() {
+            for c in 0..self.plan.nchunks {
                 self.put_flag(self.plan.staged_flag + c as u64, 0);
             }
         }
@@ -608,6 +848,9 @@ impl<'p> Gen<'p> {
             .c(1)
             .i(Instruction::I64Add)
             .set(COUNT);
+        if self.plan.adaptive {
+            self.adapt();
+        }
         for (k, level) in [true, false].into_iter().enumerate() {
             let edge = has_edge[k];
             match p.clock {
@@ -659,19 +902,156 @@ impl<'p> Gen<'p> {
         }
         self.i(Instruction::Br(0))
             .i(Instruction::End)
-            .i(Instruction::End)
-            .get(COUNT)
             .i(Instruction::End);
+        if self.plan.fixup {
+            // The cones skipped in the last cycle, recomputed: the state is exact for the host.
+            self.i(Instruction::Call(1 + self.plan.groups.len() as u32));
+        }
+        self.get(COUNT).i(Instruction::End);
     }
 
-    /// Calls every group function (with tracking, those whose flag is up).
+    /// `run`'s local holding the mode (adaptive): 0 tracked, 1 untracked.
+    fn mode(&self) -> u32 {
+        WATCH0 + self.opts.watch.len() as u32
+    }
+
+    /// `run`'s local counting down the cycles left in the mode (adaptive).
+    fn window(&self) -> u32 {
+        self.mode() + 1
+    }
+
+    /// `run`'s local whose bits say which chunks were staged at the edge being run.
+    fn staged(&self) -> u32 {
+        self.mode() + 2
+    }
+
+    /// Chunk `c` was staged at this edge.
+    fn set_staged(&mut self, c: u64) {
+        match self.staged_bits.iter().find(|&&(k, _)| k == c) {
+            Some(&(_, bit)) => {
+                let l = self.staged();
+                self.get(l).c(1 << bit).i(Instruction::I64Or).set(l);
+            }
+            None => self.put_flag(self.plan.staged_flag + c, 1),
+        }
+    }
+
+    /// Pushes (i32) whether chunk `c` was staged at this edge; with the flag byte, clears it.
+    fn was_staged(&mut self, c: u64) {
+        match self.staged_bits.iter().find(|&&(k, _)| k == c) {
+            Some(&(_, bit)) => {
+                let l = self.staged();
+                self.get(l).c(1 << bit).i(Instruction::I64And).nonzero();
+            }
+            None => {
+                let addr = self.plan.staged_flag + c;
+                self.i(Instruction::I32Const(0))
+                    .i(Instruction::I32Load8U(byte(addr)));
+            }
+        }
+    }
+
+    /// Runs `body` when chunk `c` was staged at this edge (always without tracking).
+    fn if_staged(&mut self, c: u64, body: impl FnOnce(&mut Self)) {
+        if !self.plan.tracking {
+            body(self);
+            return;
+        }
+        self.was_staged(c);
+        self.i(Instruction::If(BlockType::Empty));
+        if !self.staged_bits.iter().any(|&(k, _)| k == c) {
+            self.put_flag(self.plan.staged_flag + c, 0);
+        }
+        body(self);
+        self.i(Instruction::End);
+    }
+
+    /// Sets every group's mask and every chunk's flag: everything runs at the next settle and
+    /// every chunk is staged at its next edge.
+    fn all_flags_up(&mut self) {
+        for (g, blocks) in self.plan.groups.iter().enumerate() {
+            let bits = mask(blocks.len() as u32);
+            self.store_at(self.plan.group_mask + g as u64 * 8, |e| {
+                e.c(bits);
+            });
+        }
+        self.chunks_up();
+    }
+
+    /// Sets every chunk's flag (whole words: the staged flags start on a word of their own).
+    fn chunks_up(&mut self) {
+        let ones = 0x0101_0101_0101_0101u64;
+        let mut a = self.plan.chunk_flag;
+        while a < self.plan.staged_flag {
+            self.store_at(a, |g| {
+                g.c(ones);
+            });
+            a += 8;
+        }
+    }
+
+    /// At the start of a cycle (adaptive): at the end of a window, untracked after a busy
+    /// measure, tracked (everything marked: the untracked code marks nothing) after untracked.
+    fn adapt(&mut self) {
+        let (mode, window) = (self.mode(), self.window());
+        let nblocks = self.plan.blocks.len() as u64;
+        let busy = (PROBE_CYCLES as u64 * nblocks * BUSY_SIXTEENTHS).div_ceil(16);
+        self.get(window)
+            .c(1)
+            .i(Instruction::I64Sub)
+            .i(Instruction::LocalTee(window))
+            .i(Instruction::I64Eqz)
+            .i(Instruction::If(BlockType::Empty));
+        self.get(mode)
+            .nonzero()
+            .i(Instruction::If(BlockType::Empty));
+        self.all_flags_up();
+        self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
+        self.i(Instruction::Else);
+        // mode = counter >= busy; window = mode ? FULL : PROBE
+        self.load_at(self.plan.counter)
+            .c(busy)
+            .i(Instruction::I64GeU)
+            .i(Instruction::I64ExtendI32U)
+            .set(mode)
+            .c(FULL_CYCLES as u64)
+            .c(PROBE_CYCLES as u64)
+            .get(mode)
+            .nonzero()
+            .i(Instruction::Select)
+            .set(window);
+        self.i(Instruction::End);
+        self.store_at(self.plan.counter, |g| {
+            g.c(0);
+        });
+        self.i(Instruction::End);
+    }
+
+    /// Calls every group function (with tracking, those whose flag is up; adaptive and
+    /// untracked, every untracked copy).
     fn settle(&mut self) {
+        if self.plan.adaptive {
+            self.get(self.mode())
+                .nonzero()
+                .i(Instruction::If(BlockType::Empty));
+            for k in 0..self.plan.groups.len() {
+                self.i(Instruction::Call(self.plan.full_base + k as u32));
+            }
+            self.i(Instruction::Else);
+            self.settle_tracked();
+            self.i(Instruction::End);
+        } else {
+            self.settle_tracked();
+        }
+    }
+
+    fn settle_tracked(&mut self) {
         for k in 0..self.plan.groups.len() {
             let call = Instruction::Call(1 + k as u32);
             if self.plan.tracking {
-                let flag = self.plan.group_flag + k as u64;
-                self.i(Instruction::I32Const(0))
-                    .i(Instruction::I32Load8U(byte(flag)))
+                let mask = self.plan.group_mask + k as u64 * 8;
+                self.load_at(mask)
+                    .nonzero()
                     .i(Instruction::If(BlockType::Empty))
                     .i(call)
                     .i(Instruction::End);
@@ -681,27 +1061,107 @@ impl<'p> Gen<'p> {
         }
     }
 
-    /// The function of group `k`: its blocks in order.
+    /// The function of group `k`: its blocks in order. With tracking, those whose bit is set
+    /// in the group's mask, lowest first, reading the mask again after each (a block sets the
+    /// bits of later blocks only): `loop { m = mask; if !m break; mask = m & (m - 1);
+    /// br_table ctz(m) to the block's code, which continues the loop }`.
     fn group(&mut self, k: usize) {
         let plan = self.plan;
-        if plan.tracking {
-            self.put_flag(plan.group_flag + k as u64, 0);
+        let blocks = plan.groups[k].clone();
+        let body = |g: &mut Self, b: usize| {
+            if plan.tracking {
+                // Reached from the dispatch: nothing before it is known to have run.
+                g.cache.clear();
+            }
+            if plan.adaptive {
+                g.store_at(plan.counter, |g| {
+                    g.load_at(plan.counter).c(1).i(Instruction::I64Add);
+                });
+            }
+            let (start, end) = plan.blocks[b];
+            for &i in &plan.root[start..end] {
+                g.inst(i);
+            }
+        };
+        if !plan.tracking {
+            for b in blocks {
+                body(self, b);
+            }
+            self.i(Instruction::End);
+            return;
         }
-        for &(start, end) in &plan.groups[k] {
-            let body = |g: &mut Self| {
-                for i in start..end {
-                    g.inst(i);
-                }
-            };
-            self.tracked(plan.block_flag + plan.block_of(start) as u64, body);
+        let n = blocks.len() as u32;
+        let mask = plan.group_mask + k as u64 * 8;
+        // block $exit { loop $next { block $b[n-1] { … block $b0 {
+        self.i(Instruction::Block(BlockType::Empty))
+            .i(Instruction::Loop(BlockType::Empty));
+        for _ in 0..n {
+            self.i(Instruction::Block(BlockType::Empty));
+        }
+        self.load_at(mask)
+            .i(Instruction::LocalTee(T1))
+            .i(Instruction::I64Eqz)
+            .i(Instruction::BrIf(n + 1));
+        self.store_at(mask, |g| {
+            g.get(T1)
+                .get(T1)
+                .c(1)
+                .i(Instruction::I64Sub)
+                .i(Instruction::I64And);
+        });
+        self.get(T1)
+            .i(Instruction::I64Ctz)
+            .i(Instruction::I32WrapI64)
+            .i(Instruction::BrTable(
+                (0..n).collect::<Vec<u32>>().into(),
+                n + 1,
+            ));
+        for (j, b) in blocks.enumerate() {
+            self.i(Instruction::End);
+            body(self, b);
+            // Out of $b[j+1..n] to $next.
+            self.i(Instruction::Br(n - 1 - j as u32));
+        }
+        self.i(Instruction::End)
+            .i(Instruction::End)
+            .i(Instruction::End);
+    }
+
+    /// The fixup function: every instruction in a cone, in evaluation order, from the
+    /// (exact) top-level values, so that none is left stale when `run` returns.
+    fn fixup(&mut self) {
+        for i in 0..self.p.insts.len() {
+            if self.cones.ctx[i] != Ctx::Root {
+                self.plain(i);
+            }
         }
         self.i(Instruction::End);
     }
 
-    /// Evaluates instruction `i` and stores its result.
+    /// Evaluates instruction `i` and stores its result, without cones or change tracking.
+    fn plain(&mut self, i: usize) {
+        let inst = &self.p.insts[i];
+        if let Kind::Gather(g) = inst.kind
+            && inst.y.width > 64
+        {
+            self.wide_gather(inst.y.off, g as usize);
+            return;
+        }
+        self.value(inst);
+        self.and_mask(inst.y.width);
+        self.update(
+            u64::from(inst.y.off) * 8,
+            inst.y.sig,
+            Origin::Inst(i),
+            false,
+        );
+    }
+
+    /// Evaluates instruction `i` (with its cones) and stores its result.
     fn inst(&mut self, i: usize) {
         let inst = &self.p.insts[i];
-        let tracked = self.needs_mark(inst.y.sig, i);
+        // In a cone, every reader is in the same block, after it: nothing to mark.
+        let tracked = self.cones.ctx[i] == Ctx::Root && self.needs_mark(inst.y.sig, i);
         if let Kind::Gather(g) = inst.kind
             && inst.y.width > 64
         {
@@ -711,14 +1171,135 @@ impl<'p> Gen<'p> {
             }
             return;
         }
-        self.value(inst);
+        if self.cones.branches(i) {
+            match inst.kind {
+                Kind::Mux => self.mux_cones(i),
+                _ => self.pmux_cones(i),
+            }
+        } else {
+            self.value(inst);
+        }
         self.and_mask(inst.y.width);
+        // (A zero-width result may share its word with another signal: never kept.)
+        if self.caching && inst.y.width > 0 {
+            let local = self.hand_out();
+            self.update_in(
+                u64::from(inst.y.off) * 8,
+                inst.y.sig,
+                Origin::Inst(i),
+                tracked,
+                local,
+            );
+            self.cache.push((inst.y.off, local));
+            return;
+        }
         self.update(
             u64::from(inst.y.off) * 8,
             inst.y.sig,
             Origin::Inst(i),
             tracked,
         );
+    }
+
+    /// Pushes `$mux` `i`'s (unmasked) result, computing each input's cone only when selected.
+    fn mux_cones(&mut self, i: usize) {
+        let (p, cones) = (self.p, self.cones);
+        let inst = &p.insts[i];
+        self.read(&inst.s).nonzero();
+        let snap = self.snapshot();
+        self.if_else(
+            |g| {
+                for &m in cones.arm(i, 1) {
+                    g.inst(m as usize);
+                }
+                g.read(&inst.b);
+                g.restore(&snap);
+            },
+            |g| {
+                for &m in cones.arm(i, 0) {
+                    g.inst(m as usize);
+                }
+                g.read(&inst.a);
+                g.restore(&snap);
+            },
+        );
+    }
+
+    /// Pushes `$pmux` `i`'s (unmasked) result: a `br_table` on the lowest set bit of the
+    /// select, each case computing its cone and reading its part (from the sources of an
+    /// absorbed gather, else from `b`), the default its own cone and `a`.
+    fn pmux_cones(&mut self, i: usize) {
+        let (p, cones) = (self.p, self.cones);
+        let inst = &p.insts[i];
+        let n = inst.s.width;
+        // block $done (i64) { block $default { block $case[n-1] { … block $case0 {
+        self.i(Instruction::Block(BlockType::Result(ValType::I64)))
+            .i(Instruction::Block(BlockType::Empty));
+        for _ in 0..n {
+            self.i(Instruction::Block(BlockType::Empty));
+        }
+        // ctz(s): the case, or 64 (the default) when no bit is set.
+        self.read(&inst.s)
+            .i(Instruction::I64Ctz)
+            .i(Instruction::I32WrapI64)
+            .i(Instruction::BrTable((0..n).collect::<Vec<u32>>().into(), n));
+        let snap = self.snapshot();
+        for k in 0..n {
+            self.i(Instruction::End);
+            for &m in cones.arm(i, k + 1) {
+                self.inst(m as usize);
+            }
+            self.case_part(i, k);
+            self.restore(&snap);
+            // Out of $case[k+1..n], $default, to $done.
+            self.i(Instruction::Br(n - k));
+        }
+        self.i(Instruction::End);
+        for &m in cones.arm(i, 0) {
+            self.inst(m as usize);
+        }
+        self.read(&inst.a).i(Instruction::End);
+        self.restore(&snap);
+    }
+
+    /// Pushes case `k` of `$pmux` `i`: bits `k * W ..` of its `b`.
+    fn case_part(&mut self, i: usize, k: u32) {
+        let p = self.p;
+        let inst = &p.insts[i];
+        let w = inst.y.width;
+        let lo = k * w;
+        let hi = (lo + w).min(inst.b.width);
+        if hi <= lo {
+            self.c(0);
+            return;
+        }
+        let Some(&gi) = self.cones.absorbed.get(&(i as u32)) else {
+            self.extract(inst.b.off, lo, hi - lo);
+            return;
+        };
+        let Kind::Gather(g) = p.insts[gi as usize].kind else {
+            unreachable!("only gathers are absorbed")
+        };
+        let g = &p.gathers[g as usize];
+        // The constant bits of the part, then every segment's overlap with it.
+        let mut constant = 0u64;
+        for bit in lo..hi {
+            if g.constant.get((bit / 64) as usize).copied().unwrap_or(0) >> (bit % 64) & 1 == 1 {
+                constant |= 1 << (bit - lo);
+            }
+        }
+        self.c(constant);
+        for s in &g.segments {
+            let (a, b) = (s.dst_bit.max(lo), (s.dst_bit + s.len).min(hi));
+            if a >= b {
+                continue;
+            }
+            self.extract(s.src_off, s.src_bit + (a - s.dst_bit), b - a);
+            if a > lo {
+                self.c(u64::from(a - lo)).i(Instruction::I64Shl);
+            }
+            self.i(Instruction::I64Or);
+        }
     }
 
     /// A gather into several words: the constant bits, then each segment or-ed into the word
@@ -1248,11 +1829,32 @@ impl<'p> Gen<'p> {
         let (p, plan) = (self.p, self.plan);
         let side = usize::from(!posedge);
         let first_chunk = if posedge { 0 } else { plan.chunks[0].len() };
+        if plan.adaptive {
+            // Untracked, nothing marked the chunks: stage them all.
+            self.get(self.mode())
+                .nonzero()
+                .i(Instruction::If(BlockType::Empty));
+            self.chunks_up();
+            self.i(Instruction::End);
+        }
+        let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
+        // Which chunks were staged, in a local while they fit in one.
+        let this_edge: Vec<u64> = (first_chunk..first_chunk + plan.chunks[side].len())
+            .map(|c| c as u64)
+            .chain(reads().map(|k| self.read_chunk(k)))
+            .collect();
+        self.staged_bits = if plan.tracking && this_edge.len() <= 64 {
+            let staged = self.staged();
+            self.c(0).set(staged);
+            this_edge.into_iter().zip(0..).collect()
+        } else {
+            Vec::new()
+        };
         for (k, regs) in plan.chunks[side].iter().enumerate() {
             let c = (first_chunk + k) as u64;
             let stage = |g: &mut Self| {
                 if plan.tracking {
-                    g.put_flag(plan.staged_flag + c, 1);
+                    g.set_staged(c);
                 }
                 for &r in regs {
                     g.stage_reg(r);
@@ -1260,9 +1862,16 @@ impl<'p> Gen<'p> {
             };
             self.tracked(plan.chunk_flag + c, stage);
         }
-        let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
+        // A read port whose inputs and memory did not change since it was last staged would
+        // stage its own value again: its flag is set by its inputs and by writes to its memory.
         for k in reads() {
-            self.stage_read(k);
+            let c = self.read_chunk(k);
+            self.tracked(plan.chunk_flag + c, |g| {
+                if plan.tracking {
+                    g.set_staged(c);
+                }
+                g.stage_read(k);
+            });
         }
         for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
             self.write_port(k);
@@ -1276,13 +1885,22 @@ impl<'p> Gen<'p> {
                     g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
                 }
             };
-            self.tracked(plan.staged_flag + c, apply);
+            self.if_staged(c, apply);
         }
         for k in reads() {
             let state = p.reads[k].state;
-            self.load_at(plan.stage_slot(p.regs.len() + k));
-            self.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
+            let c = self.read_chunk(k);
+            self.if_staged(c, |g| {
+                g.load_at(plan.stage_slot(p.regs.len() + k));
+                g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
+            });
         }
+        self.staged_bits.clear();
+    }
+
+    /// The chunk of synchronous read port `k`.
+    fn read_chunk(&self, k: usize) -> u64 {
+        self.plan.reg_chunk[self.p.regs.len() + k].expect("a read port has a chunk") as u64
     }
 
     /// Stages register `r`'s next value (the interpreter's `next_narrow`).
@@ -1365,17 +1983,15 @@ impl<'p> Gen<'p> {
             .i(Instruction::I64Store(at(base)));
         if self.plan.tracking {
             // The asynchronous readers of the memory see the new contents.
-            let mut blocks: Vec<usize> = mem
+            let blocks: Vec<usize> = mem
                 .readers
                 .iter()
                 .map(|&i| self.plan.block_of(i as usize))
                 .collect();
-            blocks.sort_unstable();
-            blocks.dedup();
-            for b in blocks {
-                self.put_flag(self.plan.block_flag + b as u64, 1);
-                let g = self.plan.group_of_block(b);
-                self.put_flag(self.plan.group_flag + g as u64, 1);
+            self.mark_blocks(blocks);
+            // Its synchronous read ports read the new contents at their next edge.
+            for rk in (0..p.reads.len()).filter(|&rk| p.reads[rk].mem as usize == m) {
+                self.put_flag(self.plan.chunk_flag + self.read_chunk(rk), 1);
             }
         }
         for (rk, rd) in p.reads.iter().enumerate() {
@@ -1400,6 +2016,18 @@ impl<'p> Gen<'p> {
                 .get(T1)
                 .set(ROW)
                 .i(Instruction::If(BlockType::Empty));
+            if self.plan.tracking {
+                // Not staged at this edge (nothing changed): it would have staged its state.
+                let c = self.read_chunk(rk);
+                self.was_staged(c);
+                self.i(Instruction::I32Eqz)
+                    .i(Instruction::If(BlockType::Empty));
+                self.store_at(slot, |g| {
+                    g.word(rd.state.off);
+                });
+                self.set_staged(c);
+                self.i(Instruction::End);
+            }
             self.store_at(slot, |g| {
                 g.load_at(slot).merge_enabled(wp.en.off, wp.data.off);
             });

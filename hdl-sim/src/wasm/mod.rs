@@ -39,11 +39,16 @@
 //! [`Unsupported`], and callers keep the interpreter.
 //!
 //! By default the code skips blocks of logic whose inputs did not change (see
-//! [`Options::tracking`]); the settled values after every cycle are the interpreter's either way.
+//! [`Options::tracking`]) and computes a multiplexer's inputs only when they are selected (see
+//! [`Options::cones`]). The state `run` leaves in `mem` is the interpreter's either way: within
+//! `run`, a skipped cone's values may be stale (nothing reads them then), and `run` recomputes
+//! them all before it returns. (Hosts read `mem` only between calls, so the interface is
+//! unchanged.)
 
 #[cfg(all(feature = "browser", target_arch = "wasm32"))]
 mod browser;
 pub(crate) mod codegen;
+mod cones;
 #[cfg(all(feature = "compiled", not(target_arch = "wasm32")))]
 mod native;
 mod uart_link;
@@ -95,9 +100,15 @@ pub struct Options {
     pub watch: Vec<Watch>,
     /// Skip blocks of logic and chunks of registers whose inputs did not change (flags in the
     /// module's scratch). Pays on designs that do little per cycle (a player waiting for its
-    /// input); costs a compare per instruction with readers elsewhere on busy ones. On by
+    /// input); costs a compare per instruction with readers elsewhere on busy ones, so a
+    /// module (of a design of up to 4,096 instructions) also holds an untracked copy of its
+    /// logic, which `run` switches to while nearly every block runs every cycle. On by
     /// default: see the README for the measured trade.
     pub tracking: bool,
+    /// Compute what a multiplexer discards only when it is selected (the instructions whose
+    /// results are used only through one input of one `$mux`, or one case of one `$pmux`).
+    /// On by default; off only to measure what it pays.
+    pub cones: bool,
 }
 
 impl Default for Options {
@@ -105,6 +116,7 @@ impl Default for Options {
         Options {
             watch: Vec::new(),
             tracking: true,
+            cones: true,
         }
     }
 }
@@ -144,6 +156,7 @@ pub fn module_with(sim: &Simulator, options: &Options) -> Result<WasmModule, Uns
     let opts = codegen::Options {
         watch: options.watch.clone(),
         tracking: options.tracking,
+        cones: options.cones,
     };
     codegen::generate(program, arena.len(), &opts)
 }
