@@ -586,6 +586,12 @@ mod random {
         .to_string()
     }
 
+    /// Loads a generated netlist and compares the back ends on it for `cycles` cycles.
+    fn loads_and_matches(what: &str, text: &str, seed: u64, cycles: u64) {
+        let sim = Simulator::from_json(text, Some("clk")).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        compare(what, sim, seed, cycles).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -595,16 +601,8 @@ mod random {
             regs in 1usize..8,
             depth in 1u32..6,
         ) {
-            let text = mux_trees(seed, regs, depth);
-            let sim = Simulator::from_json(&text, Some("clk"))
-                .unwrap_or_else(|e| panic!("{e}\n{text}"));
-            compare("mux trees", sim, seed, 2000)
-                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            loads_and_matches("mux trees", &mux_trees(seed, regs, depth), seed, 2000);
         }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
 
         #[test]
         fn random_cell_graphs_match_the_interpreter(
@@ -612,11 +610,7 @@ mod random {
             cells in 1usize..60,
             regs in 0usize..12,
         ) {
-            let text = netlist(seed, cells, regs);
-            let sim = Simulator::from_json(&text, Some("clk"))
-                .unwrap_or_else(|e| panic!("{e}\n{text}"));
-            compare("random", sim, seed, 3000)
-                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            loads_and_matches("random", &netlist(seed, cells, regs), seed, 3000);
         }
     }
 }

@@ -113,17 +113,21 @@ pub(crate) fn generate(
         g.run();
         funcs.push(g.f);
     }
-    for k in 0..ngroups {
+    // One function per group of blocks, for a plan (tracked, or the adaptive untracked copy).
+    let group = |plan: &Plan, k: usize| {
         let mut g = Gen::new(
             p,
-            &plan,
+            plan,
             &cones,
             opts,
             Function::new([(CACHE0 + CACHED, ValType::I64)]),
         );
         g.caching = true;
         g.group(k);
-        funcs.push(g.f);
+        g.f
+    };
+    for k in 0..ngroups {
+        funcs.push(group(&plan, k));
     }
     if plan.fixup {
         let mut g = Gen::new(
@@ -143,16 +147,7 @@ pub(crate) fn generate(
     };
     if plan.adaptive {
         for k in 0..ngroups {
-            let mut g = Gen::new(
-                p,
-                &full,
-                &cones,
-                opts,
-                Function::new([(CACHE0 + CACHED, ValType::I64)]),
-            );
-            g.caching = true;
-            g.group(k);
-            funcs.push(g.f);
+            funcs.push(group(&full, k));
         }
     }
 
