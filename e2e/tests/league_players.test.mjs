@@ -1,7 +1,8 @@
 // Players of the league made on the side of the form: a design in Verilog synthesized in the
 // page (yosys in a worker, the picker of `#/board`) plays as the reference netlist does in the
-// CLI; a synthesis error names its file and line and adds no player; players added while
-// files are still being read are all kept; boards on serial ports open with the form's line.
+// CLI, and its netlist can be saved for the CLI's plan; a synthesis error names its file and
+// line and adds no player; players added while files are still being read are all kept;
+// boards on serial ports open with the form's line.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,8 +49,30 @@ test('the reference player synthesized from its Verilog plays the league as the 
     await page.click('[data-testid="league-export-plan"]');
     const plan = readFileSync(await (await download).path(), 'utf8');
     assert.match(plan, /name = "de2_115_top"\nspec = "sim:de2_115_top\.json"\n# the file's FNV-1a hash: [0-9a-f]{16}\n/);
+    // The synthesized netlist is saved from the player's row: the very bytes the plan's hash
+    // names, a yosys netlist of the design, for the CLI.
+    const hash = /# the file's FNV-1a hash: ([0-9a-f]{16})/.exec(plan)[1];
+    const saving = page.waitForEvent('download');
+    await page.click('[data-testid="league-player"][data-name="de2_115_top"] [data-testid="league-netlist-download"]');
+    const saved = await saving;
+    assert.equal(saved.suggestedFilename(), 'de2_115_top.json');
+    const bytes = readFileSync(await saved.path());
+    assert.equal(fnv1a64(bytes), hash);
+    assert.ok(JSON.parse(bytes.toString('utf8')).modules.de2_115_top, 'a netlist of de2_115_top');
+    // Engines have no netlist to save.
+    assert.equal(await page.locator('[data-testid="league-player"][data-name="engine:0"] [data-testid="league-netlist-download"]').count(), 0);
   });
 });
+
+/** FNV-1a, 64 bits, as lowercase hex: the hash the page keys uploads by. */
+function fnv1a64(bytes) {
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) {
+    h ^= BigInt(b);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, '0');
+}
 
 test('a synthesis error names its file and line and adds no player', { timeout: 600_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'quadrille-league-verilog-'));

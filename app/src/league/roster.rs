@@ -202,6 +202,12 @@ impl Roster {
         }
     }
 
+    /// The text of the netlist `upload`, if the page has it: an organiser who synthesized a
+    /// design here takes it to the CLI's plan (`sim:NAME.json`) without running yosys again.
+    pub fn netlist(&self, upload: &Upload) -> Option<Rc<str>> {
+        self.netlists.borrow().get(&upload.hash).cloned()
+    }
+
     /// The bytes of the bot `upload`, if the page has them.
     pub fn bot(&self, upload: &Upload) -> Option<Rc<[u8]>> {
         self.bots.borrow().get(&upload.hash).cloned()

@@ -17,6 +17,7 @@ use engine::soccer::search::{MAX_LEVEL, level_label};
 use web_sys::{File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::browser_file;
 use crate::export::{Export, Exports};
 use crate::league::form::Change;
 use crate::league::roster::Roster;
@@ -228,9 +229,26 @@ pub fn League() -> Html {
                 <ol class="league-players">
                     { for form.players.iter().enumerate().map(|(k, p)| {
                         let remove = remove.clone();
+                        // A netlist the page holds (uploaded or synthesized here) can be saved,
+                        // for the CLI's plan that names it.
+                        let netlist = match &p.kind {
+                            PlayerKind::Emulated { netlist: Some(upload) } => roster
+                                .netlist(upload)
+                                .map(|text| (upload.file.clone(), text)),
+                            _ => None,
+                        };
                         html! {
                             <li data-testid="league-player" data-name={p.name.clone()}>
                                 <span>{ &p.name }</span>
+                                if let Some((file, text)) = netlist {
+                                    <button type="button" class="chip"
+                                            data-testid="league-netlist-download"
+                                            title={format!("Save {file}, the netlist this player runs")}
+                                            onclick={Callback::from(move |_| {
+                                                browser_file::download(text.as_bytes(), &file, "application/json")
+                                            })}>
+                                        { "Netlist" }</button>
+                                }
                                 <button type="button" class="chip" data-testid="league-remove"
                                         onclick={Callback::from(move |_| remove.emit(k))}>
                                     { "Remove" }</button>
