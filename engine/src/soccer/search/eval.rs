@@ -6,7 +6,7 @@
 //! A logistic model rather than a network: it is evaluated at every leaf of the search, where
 //! a few dozen multiply-adds keep the search at full speed in WebAssembly, and its weights say
 //! what the engine believes. The search works on integers: a value is the model's logit in
-//! units of 1/[`LOGISTIC`], and [`win_probability`] turns it back into a chance.
+//! units of 1/64 (`LOGISTIC`), and `Score::win_probability` turns it back into a chance.
 //!
 //! The weights in use are still the hand-made ones ([`Weights::handmade`]): the fitted
 //! weights tried so far played no better against them (README, *The soccer engine*).
