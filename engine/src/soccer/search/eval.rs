@@ -59,6 +59,16 @@ pub(super) const LOGISTIC: f64 = 64.0;
 ///   the goal attacked), and `lateral`: the ball's distance from the middle column as a
 ///   fraction of the half-width.
 pub fn features(game: &Game) -> [f32; FEATURES] {
+    features_with(game, true)
+}
+
+/// Where `lines_near` sits in [`features`].
+const LINES_NEAR: usize = 12;
+
+/// [`features`], with `lines_near` left at 0 unless `lines_near` is asked for: its scan of 24
+/// points costs more than all the rest, and the search evaluates every leaf, so weights that
+/// give it nothing do not pay for it.
+fn features_with(game: &Game, lines_near: bool) -> [f32; FEATURES] {
     let field = game.field();
     let side = game.to_move();
     let ball = game.ball();
@@ -83,18 +93,7 @@ pub fn features(game: &Game) -> [f32; FEATURES] {
             forward += 1;
         }
     }
-    let mut near: i16 = 0;
-    for dy in -2..=2i16 {
-        for dx in -2..=2i16 {
-            let p = Point {
-                x: ball.x + dx,
-                y: ball.y + dy,
-            };
-            if (dx, dy) != (0, 0) && game.is_bounce_point(p) {
-                near += 1;
-            }
-        }
-    }
+    let near = if lines_near { lines_near_ball(game) } else { 0 };
     let half = f32::from(field.width()) / 2.0;
     let middle = field.centre().x;
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
@@ -117,6 +116,24 @@ pub fn features(game: &Game) -> [f32; FEATURES] {
         f32::from((ball.x - middle).abs()) / half,
         f32::from(forward),
     ]
+}
+
+/// How many of the 24 points within two steps of the ball a line touches.
+fn lines_near_ball(game: &Game) -> i16 {
+    let ball = game.ball();
+    let mut near = 0;
+    for dy in -2..=2i16 {
+        for dx in -2..=2i16 {
+            let p = Point {
+                x: ball.x + dx,
+                y: ball.y + dy,
+            };
+            if (dx, dy) != (0, 0) && game.is_bounce_point(p) {
+                near += 1;
+            }
+        }
+    }
+    near
 }
 
 /// The weights of the logistic model, one per feature (in [`NAMES`]' order).
@@ -147,15 +164,9 @@ impl Weights {
     }
 }
 
-impl Default for Weights {
-    fn default() -> Weights {
-        Weights::in_use()
-    }
-}
-
 /// The value of `game` for the player to move (positive = good), in 1/[`LOGISTIC`] logits.
 pub(super) fn evaluate(game: &Game, weights: &Weights, seed: u64) -> i32 {
-    let logit = weights.logit(&features(game));
+    let logit = weights.logit(&features_with(game, weights.0[LINES_NEAR] != 0.0));
     // Clamped far inside the proven scores: an estimate never reads as a proof.
     let value = (f64::from(logit) * LOGISTIC).clamp(-50_000.0, 50_000.0) as i32;
     value + jitter(seed, game.ball())

@@ -199,8 +199,13 @@ fn the_handmade_weights_are_the_old_evaluation() {
                     old += 6 * (1 + i32::from(gain.max(0)));
                 }
             }
-            let logit = eval::Weights::handmade().logit(&eval::features(g));
+            let handmade = eval::Weights::handmade();
+            let logit = handmade.logit(&eval::features(g));
             assert_eq!(f64::from(logit) * 64.0, f64::from(old));
+            // The search's evaluation skips the features these weights ignore: the same value,
+            // up to the seed's jitter of 0 to 7.
+            let jittered = eval::evaluate(g, &handmade, 9);
+            assert!((old..old + 8).contains(&jittered), "{jittered} for {old}");
         },
     );
 }
