@@ -236,19 +236,19 @@ fn self_play(o: &Options, weights: Weights, round: usize) -> (Vec<Sample>, Vec<S
     (train, held)
 }
 
-/// Mean log-loss of `weights` on `samples`, in nats.
+/// Mean log-loss of `weights` on `samples` against the games' results, in nats.
 fn log_loss(weights: &[f64; FEATURES], samples: &[Sample]) -> f64 {
+    cross_entropy(weights, samples, |s| if s.won { 1.0 } else { 0.0 })
+}
+
+/// Mean cross-entropy of the model's chance against `target` of each sample, in nats.
+fn cross_entropy(w: &[f64; FEATURES], samples: &[Sample], target: impl Fn(&Sample) -> f64) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let z: f64 = weights
-                .iter()
-                .zip(&s.x)
-                .map(|(w, x)| w * f64::from(*x))
-                .sum();
-            // -log(sigmoid(±z)), stable for large |z|.
-            let m = if s.won { -z } else { z };
-            m.max(0.0) + (1.0 + (-m.abs()).exp()).ln()
+            let z: f64 = w.iter().zip(&s.x).map(|(w, x)| w * f64::from(*x)).sum();
+            // -t log σ(z) - (1-t) log σ(-z) = softplus(z) - t z, stable for large |z|.
+            z.max(0.0) + (-z.abs()).exp().ln_1p() - target(s) * z
         })
         .sum();
     total / samples.len().max(1) as f64
@@ -308,16 +308,7 @@ fn fit(samples: &[Sample], start: &Weights, l2: f64) -> [f64; FEATURES] {
 
 /// What the fit minimises: the mean cross-entropy against the targets, plus the L2 penalty.
 fn objective(w: &[f64; FEATURES], samples: &[Sample], l2: f64) -> f64 {
-    let n = samples.len().max(1) as f64;
-    let loss: f64 = samples
-        .iter()
-        .map(|s| {
-            let z: f64 = w.iter().zip(&s.x).map(|(w, x)| w * f64::from(*x)).sum();
-            // -t log σ(z) - (1-t) log σ(-z) = softplus(z) - t z, stable for large |z|.
-            z.max(0.0) + (-z.abs()).exp().ln_1p() - s.target * z
-        })
-        .sum();
-    loss / n + l2 / 2.0 * w[1..].iter().map(|v| v * v).sum::<f64>()
+    cross_entropy(w, samples, |s| s.target) + l2 / 2.0 * w[1..].iter().map(|v| v * v).sum::<f64>()
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting.
