@@ -1,10 +1,19 @@
 //! The training program of the engine's evaluation (issue 17): self-play games, a logistic
-//! model fitted to their results, a match of the new weights against the old ones, and the
-//! weights written to `engine/src/soccer/search/weights.rs` with the command, seed and result.
+//! model or a network over the lines around the ball fitted to them, a match of the new
+//! evaluation against the old one, and the result written to
+//! `engine/src/soccer/search/weights.rs` with the command, seed and result.
 //!
 //! ```sh
 //! cargo run --release -p engine --example train -- --games 3000 --rounds 2 --check 200 --write
+//! cargo run --release -p engine --example train -- --net --games 3000 --threads 2 --check 100
 //! ```
+//!
+//! With `--net` the logistic weights stay as they start and a network (`search::net`) is
+//! fitted on top of them (its output starts at zero, so training starts from the evaluation in
+//! use), by Adam over `--epochs` passes, each sample also seen mirrored left to right.
+//! `--save FILE` writes the network's parameters (one a line) and `--net-from FILE` starts from
+//! such a file. `--threads N` plays the games on N threads (each game has its own seed: the
+//! samples are the same whatever N).
 //!
 //! Each round plays `--games` games of the engine against itself at `--level` (a node budget:
 //! the same games for the same seed on any machine), with the weights of the round before (the
@@ -26,8 +35,11 @@
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
+use std::sync::Arc;
+
 use engine::soccer::search::Engine;
-use engine::soccer::search::eval::{FEATURES, NAMES, Weights, features};
+use engine::soccer::search::eval::{FEATURES, Model, NAMES, Weights, features};
+use engine::soccer::search::net::{self, HIDDEN, Net, PARAMS, PATCH_INPUTS, POINTS};
 use engine::soccer::types::Side;
 
 struct Options {
@@ -47,6 +59,13 @@ struct Options {
     search_share: f64,
     /// The level of the search that values each sample.
     search_level: u8,
+    /// Fit a network on top of the logistic weights instead of the weights.
+    net: bool,
+    net_from: Option<Arc<Net>>,
+    save: Option<String>,
+    epochs: usize,
+    rate: f64,
+    threads: usize,
 }
 
 fn parse() -> Result<Options, String> {
@@ -64,6 +83,12 @@ fn parse() -> Result<Options, String> {
         l2: 1e-3,
         search_share: 0.0,
         search_level: 3,
+        net: false,
+        net_from: None,
+        save: None,
+        epochs: 30,
+        rate: 2e-3,
+        threads: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -77,6 +102,12 @@ fn parse() -> Result<Options, String> {
             "--check" => o.check = number("--check", value("--check")?)? as usize,
             "--l2" => o.l2 = value("--l2")?.parse().map_err(|e| format!("--l2: {e}"))?,
             "--write" => o.write = true,
+            "--net" => o.net = true,
+            "--net-from" => o.net_from = Some(Arc::new(load_net(&value("--net-from")?)?)),
+            "--save" => o.save = Some(value("--save")?),
+            "--epochs" => o.epochs = number("--epochs", value("--epochs")?)? as usize,
+            "--threads" => o.threads = number("--threads", value("--threads")?)?.max(1) as usize,
+            "--rate" => o.rate = value("--rate")?.parse().map_err(|e| format!("--rate: {e}"))?,
             "--search-share" => {
                 o.search_share = value("--search-share")?
                     .parse::<f64>()
@@ -105,6 +136,9 @@ fn parse() -> Result<Options, String> {
             }
             other => return Err(format!("unknown argument `{other}`")),
         }
+    }
+    if o.net_from.is_some() && !o.net {
+        return Err("--net-from needs --net (the logistic fit would ignore the network)".into());
     }
     if o.games == 0 || o.sizes.is_empty() {
         return Err("--games and --sizes must not be empty".into());
@@ -143,9 +177,27 @@ fn weights(name: &str) -> Result<Weights, String> {
     }
 }
 
+/// A network's parameters from a file of one number a line (as `--save` writes them).
+fn load_net(path: &str) -> Result<Net, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let params = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            l.trim()
+                .parse::<f32>()
+                .map_err(|e| format!("{path}:{}: {e}", n + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Net::from_params(&params).map_err(|e| format!("{path}: {e}"))
+}
+
 /// A position where a turn started, and whether its mover won.
+#[derive(Clone)]
 struct Sample {
     x: [f32; FEATURES],
+    patch: [u8; POINTS],
     won: bool,
     /// What the model is fitted to: the result, or a blend of it with a deeper search's value.
     target: f64,
@@ -186,59 +238,82 @@ fn opening(field: Field, starter: Side, rng: &mut SplitMix64) -> Game {
     }
 }
 
-fn self_play(o: &Options, weights: Weights, round: usize) -> (Vec<Sample>, Vec<Sample>) {
-    let mut rng = SplitMix64::new(o.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+/// Plays the round's games (on `--threads` threads, each game seeded by its number) and
+/// returns the training samples and the held-out ones.
+fn self_play(o: &Options, model: &Model, round: usize) -> (Vec<Sample>, Vec<Sample>) {
+    let round_seed = o.seed ^ (round as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut games: Vec<(usize, Vec<Sample>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..o.threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..o.games)
+                        .step_by(o.threads)
+                        .map(|g| (g, one_game(o, model, round_seed, g)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a self-play thread"))
+            .collect()
+    });
+    games.sort_by_key(|(g, _)| *g);
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    for g in 0..o.games {
-        let (w, l) = o.sizes[g % o.sizes.len()];
-        let field = Field::new(w, l).expect("checked sizes");
-        let starter = if g % 2 == 0 { Side::Red } else { Side::Blue };
-        let game = opening(field, starter, &mut rng);
-        let mut engines = [rng.next_u64(), rng.next_u64()]
-            .map(|seed| Engine::new(o.level, seed).with_weights(weights));
-        let [red, blue] = &mut engines;
-        let mut positions = Vec::new();
-        let mut judge = Engine::new(o.search_level, rng.next_u64()).with_weights(weights);
-        let share = o.search_share;
-        // About 80 samples a game whatever the field's size, so long games on big fields do
-        // not outweigh the rest (and are not all searched by the judge).
-        let keep = (80.0 / (f64::from(w) * f64::from(l))).min(1.0);
-        let mut pick = SplitMix64::new(rng.next_u64());
-        let winner = play(game, red, blue, |game| {
-            if (pick.next_u64() >> 11) as f64 / (1u64 << 53) as f64 >= keep {
-                return;
-            }
-            let searched = if share > 0.0 {
-                judge
-                    .analyse(game)
-                    .map_or(0.5, |a| a.score.win_probability())
-            } else {
-                0.5
-            };
-            positions.push((features(game), game.to_move(), searched));
-        });
+    for (g, samples) in games {
         // Every fifth game of each size is held out.
-        let into = if (g / o.sizes.len()) % 5 == 4 {
-            &mut held
+        if (g / o.sizes.len()) % 5 == 4 {
+            held.extend(samples);
         } else {
-            &mut train
-        };
-        into.extend(positions.into_iter().map(|(x, mover, searched)| {
-            let won = mover == winner;
-            let result = if won { 1.0 } else { 0.0 };
-            Sample {
-                x,
-                won,
-                target: share * searched + (1.0 - share) * result,
-            }
-        }));
+            train.extend(samples);
+        }
     }
     (train, held)
 }
 
-/// Mean log-loss of `weights` on `samples` against the games' results, in nats.
-fn log_loss(weights: &[f64; FEATURES], samples: &[Sample]) -> f64 {
-    cross_entropy(weights, samples, |s| if s.won { 1.0 } else { 0.0 })
+/// Game `g` of a round: its samples.
+fn one_game(o: &Options, model: &Model, round_seed: u64, g: usize) -> Vec<Sample> {
+    let mut rng = SplitMix64::new(round_seed ^ (g as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let (w, l) = o.sizes[g % o.sizes.len()];
+    let field = Field::new(w, l).expect("checked sizes");
+    let starter = if g % 2 == 0 { Side::Red } else { Side::Blue };
+    let game = opening(field, starter, &mut rng);
+    let mut engines = [rng.next_u64(), rng.next_u64()]
+        .map(|seed| Engine::new(o.level, seed).with_model(model.clone()));
+    let [red, blue] = &mut engines;
+    let mut positions = Vec::new();
+    let mut judge = Engine::new(o.search_level, rng.next_u64()).with_model(model.clone());
+    let share = o.search_share;
+    // About 80 samples a game whatever the field's size, so long games on big fields do not
+    // outweigh the rest (and are not all searched by the judge).
+    let keep = (80.0 / (f64::from(w) * f64::from(l))).min(1.0);
+    let mut pick = SplitMix64::new(rng.next_u64());
+    let winner = play(game, red, blue, |game| {
+        if (pick.next_u64() >> 11) as f64 / (1u64 << 53) as f64 >= keep {
+            return;
+        }
+        let searched = if share > 0.0 {
+            judge
+                .analyse(game)
+                .map_or(0.5, |a| a.score.win_probability())
+        } else {
+            0.5
+        };
+        positions.push((features(game), net::patch(game), game.to_move(), searched));
+    });
+    positions
+        .into_iter()
+        .map(|(x, patch, mover, searched)| {
+            let won = mover == winner;
+            let result = if won { 1.0 } else { 0.0 };
+            Sample {
+                x,
+                patch,
+                won,
+                target: share * searched + (1.0 - share) * result,
+            }
+        })
+        .collect()
 }
 
 /// Mean cross-entropy of the model's chance against `target` of each sample, in nats.
@@ -247,8 +322,7 @@ fn cross_entropy(w: &[f64; FEATURES], samples: &[Sample], target: impl Fn(&Sampl
         .iter()
         .map(|s| {
             let z: f64 = w.iter().zip(&s.x).map(|(w, x)| w * f64::from(*x)).sum();
-            // -t log σ(z) - (1-t) log σ(-z) = softplus(z) - t z, stable for large |z|.
-            z.max(0.0) + (-z.abs()).exp().ln_1p() - target(s) * z
+            softplus_loss(z, target(s))
         })
         .sum();
     total / samples.len().max(1) as f64
@@ -344,30 +418,40 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
 }
 
 /// Wins of `new` over `old` in `games` games on `field` at `level`, colours and starters
-/// balanced (each pair of seeds is played with both colours and both starters).
-fn check(field: Field, level: u8, new: Weights, old: Weights, games: usize, seed: u64) -> usize {
-    let mut rng = SplitMix64::new(seed);
-    let mut wins = 0;
-    let mut pair = (0, 0);
-    for g in 0..games {
-        if g % 4 == 0 {
-            pair = (rng.next_u64(), rng.next_u64());
-        }
+/// balanced (each pair of seeds is played with both colours and both starters), on `threads`
+/// threads.
+fn check(
+    field: Field,
+    level: u8,
+    (new, old): (&Model, &Model),
+    games: usize,
+    seed: u64,
+    threads: usize,
+) -> usize {
+    let one = |g: usize| {
+        let mut rng = SplitMix64::new(seed ^ ((g / 4) as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+        let pair = (rng.next_u64(), rng.next_u64());
         let starter = if g % 2 == 0 { Side::Red } else { Side::Blue };
         let new_is_red = (g / 2) % 2 == 0;
-        let mut a = Engine::new(level, pair.0).with_weights(new);
-        let mut b = Engine::new(level, pair.1).with_weights(old);
+        let mut a = Engine::new(level, pair.0).with_model(new.clone());
+        let mut b = Engine::new(level, pair.1).with_model(old.clone());
         let game = Game::new(field, starter);
         let winner = if new_is_red {
             play(game, &mut a, &mut b, |_| {})
         } else {
             play(game, &mut b, &mut a, |_| {})
         };
-        if (winner == Side::Red) == new_is_red {
-            wins += 1;
-        }
-    }
-    wins
+        usize::from((winner == Side::Red) == new_is_red)
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| scope.spawn(move || (t..games).step_by(threads).map(one).sum::<usize>()))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a check thread"))
+            .sum()
+    })
 }
 
 /// A win rate and its 95 % Wilson interval, in per cent.
@@ -385,6 +469,119 @@ fn rate(wins: usize, games: usize) -> String {
     )
 }
 
+/// The model's logit for a sample.
+fn model_logit(model: &Model, s: &Sample) -> f32 {
+    let linear = model.weights.logit(&s.x);
+    match &model.net {
+        Some(net) => linear + net.logit(&s.patch, &s.x),
+        None => linear,
+    }
+}
+
+/// Mean cross-entropy of `model` on `samples`, against the results (`results`) or the targets.
+fn model_loss(model: &Model, samples: &[Sample], results: bool) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let t = if results { f64::from(u8::from(s.won)) } else { s.target };
+            softplus_loss(f64::from(model_logit(model, s)), t)
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// −t log σ(z) − (1−t) log σ(−z), stable for large |z|.
+fn softplus_loss(z: f64, t: f64) -> f64 {
+    z.max(0.0) + (-z.abs()).exp().ln_1p() - t * z
+}
+
+/// A uniform number in [−1, 1).
+fn symmetric(rng: &mut SplitMix64) -> f32 {
+    ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+}
+
+/// Fits the network on top of `model`'s logistic weights by Adam (mini-batches of 256, each
+/// sample also mirrored left to right, a small L2 penalty), keeping the parameters of the epoch
+/// with the lowest held-out cross-entropy against the targets.
+fn fit_net(train: &[Sample], held: &[Sample], model: &Model, o: &Options, round: usize) -> Net {
+    const BATCH: usize = 256;
+    let mut rng = SplitMix64::new(o.seed ^ 0x6E65_7400 ^ round as u64);
+    let out = (PATCH_INPUTS + FEATURES) * HIDDEN;
+    let mut params: Vec<f32> = match &model.net {
+        Some(net) => net.params().to_vec(),
+        None => {
+            let mut p: Vec<f32> = (0..PARAMS).map(|_| 0.15 * symmetric(&mut rng)).collect();
+            // Units start alive (a small positive bias) and silent (no output weight), so
+            // training starts from the logistic model alone.
+            p[PATCH_INPUTS * HIDDEN..(PATCH_INPUTS + 1) * HIDDEN].fill(0.1);
+            p[out..].fill(0.0);
+            p
+        }
+    };
+    let base: Vec<f32> = train.iter().map(|s| model.weights.logit(&s.x)).collect();
+    let mirrored: Vec<[u8; POINTS]> = train.iter().map(|s| net::mirror(&s.patch)).collect();
+    let n = train.len();
+    let mut order: Vec<usize> = (0..2 * n).collect();
+    let (mut m, mut v) = (vec![0.0f32; PARAMS], vec![0.0f32; PARAMS]);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut t = 0i32;
+    let held_loss = |params: &[f32]| {
+        let net = Net::from_params(params).expect("finite parameters");
+        let candidate = Model {
+            weights: model.weights,
+            net: Some(Arc::new(net)),
+        };
+        model_loss(&candidate, held, false)
+    };
+    let mut best = (held_loss(&params), params.clone());
+    println!("  epoch 0: held-out cross-entropy {:.4}", best.0);
+    let mut grad = vec![0.0f32; PARAMS];
+    for epoch in 1..=o.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        for chunk in order.chunks(BATCH) {
+            grad.fill(0.0);
+            for &k in chunk {
+                let i = k % n;
+                let s = &train[i];
+                let patch = if k < n { &s.patch } else { &mirrored[i] };
+                let (logit, acc) = net::forward(&params, patch, &s.x);
+                let z = f64::from(base[i] + logit);
+                let g = (1.0 / (1.0 + (-z).exp()) - s.target) as f32;
+                let mut gh = [0.0f32; HIDDEN];
+                for h in 0..HIDDEN {
+                    if acc[h] > 0.0 {
+                        grad[out + h] += g * acc[h];
+                        gh[h] = g * params[out + h];
+                    }
+                }
+                net::for_each_input(patch, &s.x, |input, x| {
+                    for (gr, gh) in grad[input * HIDDEN..][..HIDDEN].iter_mut().zip(&gh) {
+                        *gr += gh * x;
+                    }
+                });
+            }
+            t += 1;
+            let scale = 1.0 / chunk.len() as f32;
+            let lr = o.rate as f32 * (1.0 - b2.powi(t)).sqrt() / (1.0 - b1.powi(t));
+            let l2 = o.l2 as f32;
+            for j in 0..PARAMS {
+                let gj = grad[j] * scale + l2 * params[j];
+                m[j] = b1 * m[j] + (1.0 - b1) * gj;
+                v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
+                params[j] -= lr * m[j] / (v[j].sqrt() + eps);
+            }
+        }
+        let loss = held_loss(&params);
+        println!("  epoch {epoch}: held-out cross-entropy {loss:.4}");
+        if loss < best.0 {
+            best = (loss, params.clone());
+        }
+    }
+    Net::from_params(&best.1).expect("finite parameters")
+}
+
 fn main() {
     let o = match parse() {
         Ok(o) => o,
@@ -397,42 +594,67 @@ fn main() {
         "cargo run --release -p engine --example train -- {}",
         std::env::args().skip(1).collect::<Vec<_>>().join(" ")
     );
-    let start = o.from;
-    let mut weights = start;
+    let start = Model {
+        weights: o.from,
+        net: o.net_from.clone(),
+    };
+    let mut model = start.clone();
     let mut report = Vec::new();
     for round in 0..o.rounds {
-        let (train, held) = self_play(&o, weights, round);
-        let fitted = fit(&train, &weights, o.l2);
-        let before = log_loss(&weights.0.map(f64::from), &held);
-        let after = log_loss(&fitted, &held);
+        let (train, held) = self_play(&o, &model, round);
+        let before = model_loss(&model, &held, true);
+        let before_target = model_loss(&model, &held, false);
+        model = if o.net {
+            let net = fit_net(&train, &held, &model, &o, round);
+            Model {
+                weights: model.weights,
+                net: Some(Arc::new(net)),
+            }
+        } else {
+            Model::linear(Weights(
+                fit(&train, &model.weights, o.l2).map(|w| w as f32),
+            ))
+        };
+        let after = model_loss(&model, &held, true);
+        let after_target = model_loss(&model, &held, false);
         let line = format!(
-            "round {}: {} games at level {}, {} samples ({} held out); held-out log-loss {:.4} → {:.4} nats",
+            "round {}: {} games at level {}, {} samples ({} held out); held-out log-loss against the results {:.4} → {:.4} nats, against the targets {:.4} → {:.4}",
             round + 1,
             o.games,
             o.level,
             train.len(),
             held.len(),
             before,
-            after
+            after,
+            before_target,
+            after_target
         );
         println!("{line}");
         report.push(line);
-        weights = Weights(fitted.map(|w| w as f32));
     }
-    for (name, w) in NAMES.iter().zip(weights.0) {
+    for (name, w) in NAMES.iter().zip(model.weights.0) {
         println!("  {name:<22} {w:>9.4}");
     }
+    if let (Some(path), Some(net)) = (&o.save, &model.net) {
+        let text: String = net.params().iter().map(|p| format!("{p:?}\n")).collect();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("train: writing {path}: {e}");
+            std::process::exit(1);
+        }
+        println!("saved the network to {path}");
+    }
     if o.check > 0 {
+        let against = o.against.map_or_else(|| start.clone(), Model::linear);
         for &(w, l) in &o.sizes {
             let field = Field::new(w, l).expect("checked sizes");
-            let against = o.against.unwrap_or(start);
-            let wins = check(field, o.check_level, weights, against, o.check, o.seed);
+            let pair = (&model, &against);
+            let wins = check(field, o.check_level, pair, o.check, o.seed, o.threads);
             let line = format!(
-                "check {w}x{l}: new weights vs {} at level {}: {}",
+                "check {w}x{l}: the new evaluation vs {} at level {}: {}",
                 if o.against.is_some() {
-                    "the given ones"
+                    "the given weights"
                 } else {
-                    "the starting ones"
+                    "the starting one"
                 },
                 o.check_level,
                 rate(wins, o.check)
@@ -452,10 +674,21 @@ fn main() {
             text += &format!("//! {line}\n");
         }
         text += "\n/// The weights in use.\n#[rustfmt::skip]\npub(super) const IN_USE: [f32; super::eval::FEATURES] = [\n";
-        for (name, w) in NAMES.iter().zip(weights.0) {
+        for (name, w) in NAMES.iter().zip(model.weights.0) {
             text += &format!("    {w:?}, // {name}\n");
         }
-        text += "];\n";
+        text += "];\n\n/// The network over the lines around the ball (`net::PARAMS` numbers), when one is in use.\n";
+        match &model.net {
+            None => text += "pub(super) const NET: Option<&[f32]> = None;\n",
+            Some(net) => {
+                text += "#[rustfmt::skip]\npub(super) const NET: Option<&[f32]> = Some(&[\n";
+                for row in net.params().chunks(8) {
+                    let row: Vec<String> = row.iter().map(|p| format!("{p:?}")).collect();
+                    text += &format!("    {},\n", row.join(", "));
+                }
+                text += "]);\n";
+            }
+        }
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("train: writing {path}: {e}");
             std::process::exit(1);

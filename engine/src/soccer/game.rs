@@ -191,6 +191,13 @@ impl Game {
             .collect()
     }
 
+    /// The steps left from `p`: bit `d` set = no step in direction `d` (drawn, or off the
+    /// field); every bit set for a point that does not exist. What the evaluation's network
+    /// reads around the ball.
+    pub fn step_mask_at(&self, p: Point) -> u8 {
+        self.mask_at(p)
+    }
+
     fn mask_at(&self, p: Point) -> u8 {
         match self.field.index(p) {
             Some(i) => self.masks[i],

@@ -14,9 +14,13 @@
 //! A small seeded jitter on the ball's point is added, so engines of different seeds vary their
 //! play.
 
+use std::sync::{Arc, OnceLock};
+
 use crate::rng::SplitMix64;
 use crate::soccer::game::Game;
 use crate::soccer::types::{Dir, Point};
+
+use super::net::{self, Net};
 
 /// How many features [`features`] computes.
 pub const FEATURES: usize = 16;
@@ -164,9 +168,49 @@ impl Weights {
     }
 }
 
+/// The whole evaluation: the logistic model and, once one is trained, the network over the
+/// lines around the ball whose output adds to the model's logit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub weights: Weights,
+    pub net: Option<Arc<Net>>,
+}
+
+impl Model {
+    /// The evaluation the engine plays with (`weights.rs`).
+    pub fn in_use() -> Model {
+        static NET: OnceLock<Option<Arc<Net>>> = OnceLock::new();
+        let net = NET.get_or_init(|| {
+            super::weights::NET.map(|p| {
+                Arc::new(Net::from_params(p).expect("the committed network is well formed"))
+            })
+        });
+        Model {
+            weights: Weights::in_use(),
+            net: net.clone(),
+        }
+    }
+
+    /// The logistic model alone.
+    pub fn linear(weights: Weights) -> Model {
+        Model { weights, net: None }
+    }
+
+    /// The model's logit for `game` (log-odds that the player to move wins), without the
+    /// search's jitter.
+    pub fn logit(&self, game: &Game) -> f32 {
+        let x = features_with(game, self.weights.0[LINES_NEAR] != 0.0);
+        let linear = self.weights.logit(&x);
+        match &self.net {
+            Some(net) => linear + net.logit(&net::patch(game), &x),
+            None => linear,
+        }
+    }
+}
+
 /// The value of `game` for the player to move (positive = good), in 1/[`LOGISTIC`] logits.
-pub(super) fn evaluate(game: &Game, weights: &Weights, seed: u64) -> i32 {
-    let logit = weights.logit(&features_with(game, weights.0[LINES_NEAR] != 0.0));
+pub(super) fn evaluate(game: &Game, model: &Model, seed: u64) -> i32 {
+    let logit = model.logit(game);
     // Clamped far inside the proven scores: an estimate never reads as a proof.
     let value = (f64::from(logit) * LOGISTIC).clamp(-50_000.0, 50_000.0) as i32;
     value + jitter(seed, game.ball())

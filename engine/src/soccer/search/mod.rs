@@ -19,6 +19,7 @@
 
 pub mod eval;
 pub mod legacy;
+pub mod net;
 mod table;
 mod tree;
 mod weights;
@@ -168,8 +169,8 @@ pub struct Engine {
     max_depth: u32,
     seed: u64,
     rng: SplitMix64,
-    /// The evaluation's weights: those in use, or a trainer's candidate.
-    weights: eval::Weights,
+    /// The evaluation: the one in use, or a trainer's candidate.
+    model: eval::Model,
     /// The Zobrist keys of the field last played on, kept from turn to turn.
     keys: Option<Arc<Keys>>,
     /// A timed engine's transposition table, kept from turn to turn on the same field (a
@@ -190,7 +191,7 @@ impl Engine {
             max_depth: u32::MAX,
             seed,
             rng: SplitMix64::new(seed),
-            weights: eval::Weights::in_use(),
+            model: eval::Model::in_use(),
             keys: None,
             table: None,
         }
@@ -237,10 +238,10 @@ impl Engine {
         self
     }
 
-    /// Evaluates positions with `weights` instead of those in use: for the training
-    /// program, which measures a candidate against the weights in use.
-    pub fn with_weights(mut self, weights: eval::Weights) -> Engine {
-        self.weights = weights;
+    /// Evaluates positions with `model` instead of the evaluation in use: for the training
+    /// program, which measures a candidate against the one in use.
+    pub fn with_model(mut self, model: eval::Model) -> Engine {
+        self.model = model;
         self
     }
 
@@ -293,7 +294,7 @@ impl Engine {
         match game.outcome() {
             Some(o) if o.winner == game.to_move() => 1.0,
             Some(_) => 0.0,
-            None => eval::win_probability(eval::evaluate(game, &self.weights, self.seed)),
+            None => eval::win_probability(eval::evaluate(game, &self.model, self.seed)),
         }
     }
 
@@ -357,7 +358,7 @@ impl Engine {
             budget,
             deadline,
             self.seed,
-            self.weights,
+            self.model.clone(),
         );
         let found = search.root(self.max_depth);
         Some(Analysis {

@@ -2,7 +2,7 @@ use std::cell::Cell;
 
 use super::*;
 use crate::soccer::field::Field;
-use crate::soccer::types::{Outcome, Side};
+use crate::soccer::types::{Dir, Outcome, Side};
 
 fn legal(game: &Game, turn: &Turn) -> bool {
     let mut g = game.clone();
@@ -204,7 +204,7 @@ fn the_handmade_weights_are_the_old_evaluation() {
             assert_eq!(f64::from(logit) * 64.0, f64::from(old));
             // The search's evaluation skips the features these weights ignore: the same value,
             // up to the seed's jitter of 0 to 7.
-            let jittered = eval::evaluate(g, &handmade, 9);
+            let jittered = eval::evaluate(g, &eval::Model::linear(handmade), 9);
             assert!((old..old + 8).contains(&jittered), "{jittered} for {old}");
         },
     );
@@ -238,4 +238,67 @@ fn the_evaluation_is_a_probability_on_every_field_shape() {
         let p = Engine::new(3, 1).evaluate(&g);
         assert!((0.0..=1.0).contains(&p), "{w}x{l}: {p}");
     }
+}
+
+#[test]
+fn the_patch_is_the_same_for_either_colour_and_mirrors_left_from_right() {
+    let up_down = |d: u8| b'0' + (12 - (d - b'0')) % 8;
+    let field = Field::new(8, 10).unwrap();
+    let mut positions = 0;
+    mirrored_games(field, (Side::Red, Side::Blue), up_down, |a, b| {
+        // Upside down and the other colour: the same position seen from the other side, but
+        // mirrored left to right by the half turn that red's patch is.
+        assert_eq!(net::patch(a), net::mirror(&net::patch(b)));
+        positions += 1;
+    });
+    let left_right = |d: u8| b'0' + (8 - (d - b'0')) % 8;
+    mirrored_games(field, (Side::Red, Side::Red), left_right, |a, b| {
+        assert_eq!(net::patch(a), net::mirror(&net::patch(b)));
+    });
+    assert!(positions > 10);
+}
+
+#[test]
+fn the_patch_shows_the_border_and_the_lines_drawn() {
+    let bit = |d: Dir| 1u8 << d as u8;
+    // Blue attacks north, so blue sees the field as it is: at kick-off on 8x10 the ball's
+    // point (the patch's middle, 12) has only the centre line, east and west.
+    let mut g = Game::new(Field::new(8, 10).unwrap(), Side::Blue);
+    let p = net::patch(&g);
+    assert_eq!(p[12], bit(Dir::E) | bit(Dir::W));
+    assert_eq!(p[7], 0, "nothing drawn at the point north of the ball");
+    // Blue steps north; red attacks south and sees the field turned half round, so the
+    // centre, south of the ball, is ahead of it (index 7), with its lines turned: the segment
+    // drawn north from it points south, east and west swap.
+    assert_eq!(g.play_message(b"0"), None);
+    assert_eq!(g.to_move(), Side::Red);
+    let p = net::patch(&g);
+    assert_eq!(p[7], bit(Dir::S) | bit(Dir::E) | bit(Dir::W));
+    assert_eq!(p[12], bit(Dir::N), "the ball's point: the segment just drawn, ahead");
+    assert_eq!(p[17], 0);
+    // Points off the field have no step left.
+    let tiny = Game::new(Field::new(2, 2).unwrap(), Side::Blue);
+    assert!(net::patch(&tiny).contains(&0xFF));
+}
+
+#[test]
+fn the_network_sums_its_table_as_its_bits() {
+    // Net::logit (tables of summed rows, what the search calls) equals net::forward (bit by
+    // bit, what the trainer differentiates) on positions of a played game.
+    let mut rng = crate::rng::SplitMix64::new(5);
+    let params: Vec<f32> = (0..net::PARAMS)
+        .map(|_| (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0)
+        .collect();
+    let model = net::Net::from_params(&params).unwrap();
+    let field = Field::new(8, 10).unwrap();
+    mirrored_games(field, (Side::Red, Side::Red), |d| d, |g, _| {
+        let (patch, x) = (net::patch(g), eval::features(g));
+        let (by_bits, _) = net::forward(&params, &patch, &x);
+        let by_table = model.logit(&patch, &x);
+        assert!((by_bits - by_table).abs() < 1e-3 * (1.0 + by_bits.abs()), "{by_bits} {by_table}");
+    });
+    assert!(matches!(net::Net::from_params(&params[1..]), Err(net::NetError::Count(_))));
+    let mut bad = params.clone();
+    bad[7] = f32::NAN;
+    assert_eq!(net::Net::from_params(&bad), Err(net::NetError::NotFinite(7)));
 }

@@ -25,7 +25,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::soccer::game::{Game, StepEffect};
 use crate::soccer::types::{Dir, Side};
 
-use super::eval::{Weights, evaluate};
+use super::eval::{Model, evaluate};
 use super::table::{Bound, Entry, Table};
 use super::zobrist::Keys;
 use super::{INF, PROVEN, WIN};
@@ -168,7 +168,7 @@ pub(super) struct Search<'a> {
     /// Per ply: the positions the walk of the current turn has been in.
     seen: Vec<HashSeen>,
     seed: u64,
-    weights: Weights,
+    model: Model,
 }
 
 impl<'a> Search<'a> {
@@ -179,7 +179,7 @@ impl<'a> Search<'a> {
         budget: u64,
         clock: Option<(&'a dyn Fn() -> f64, f64)>,
         seed: u64,
-        weights: Weights,
+        model: Model,
     ) -> Search<'a> {
         Search {
             hash: keys.position(game),
@@ -194,7 +194,7 @@ impl<'a> Search<'a> {
             table,
             seen: Vec::new(),
             seed,
-            weights,
+            model,
         }
     }
 
@@ -232,7 +232,7 @@ impl<'a> Search<'a> {
     }
 
     fn eval(&self) -> i32 {
-        evaluate(&self.game, &self.weights, self.seed)
+        evaluate(&self.game, &self.model, self.seed)
     }
 
     fn take_seen(&mut self, ply: u32) -> HashSeen {

@@ -30,3 +30,6 @@ pub(super) const IN_USE: [f32; super::eval::FEATURES] = [
     0.0,     // lateral
     0.0,     // forward_steps
 ];
+
+/// The network over the lines around the ball (`net::PARAMS` numbers), when one is in use.
+pub(super) const NET: Option<&[f32]> = None;
