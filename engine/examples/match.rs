@@ -15,14 +15,33 @@
 //! (default 1000), loses the game and is counted as a fault (`faults A/B`: ruled against the
 //! first player / the second; an `exec:` player's time includes the pipes). `--cpu-clock`
 //! times engines by their thread's CPU time instead, for measuring on a busy machine.
+//! `linear:MS` / `linear@L` is the engine with the logistic evaluation alone (no network:
+//! the evaluation before `search::net`), and `--net FILE` gives the `new` players a candidate
+//! network (as `train --save` writes it) instead of the one in use.
 
 use std::time::Instant;
 
 use engine::soccer::field::Field;
 use engine::soccer::game::Game;
 use engine::soccer::protocol::Turn;
+use std::sync::{Arc, OnceLock};
+
+use engine::soccer::search::eval::{Model, Weights};
+use engine::soccer::search::net::Net;
 use engine::soccer::search::{Engine, legacy};
 use engine::soccer::{Reason, Side};
+
+/// The `new` players' evaluation when `--net` gives one.
+static NEW_MODEL: OnceLock<Model> = OnceLock::new();
+
+fn new_model() -> Model {
+    NEW_MODEL.get().cloned().unwrap_or_else(Model::in_use)
+}
+
+/// The logistic model in use without its network.
+fn linear_model() -> Model {
+    Model::linear(Weights::in_use())
+}
 
 #[derive(Clone, Debug)]
 enum Spec {
@@ -31,6 +50,10 @@ enum Spec {
         level: u8,
     },
     Legacy {
+        millis: Option<u32>,
+        level: u8,
+    },
+    Linear {
         millis: Option<u32>,
         level: u8,
     },
@@ -61,7 +84,11 @@ impl Spec {
                 .map_err(|_| format!("`{s}`: expected engine:LEVEL"))?;
             return Ok(Spec::Level(level));
         }
-        let bad = || format!("`{s}`: expected new:MS, new@LEVEL, legacy:MS or legacy@LEVEL");
+        let bad = || {
+            format!(
+                "`{s}`: expected new:MS, new@LEVEL, legacy:MS, legacy@LEVEL, linear:MS or linear@LEVEL"
+            )
+        };
         let (kind, rest) = s.split_at(s.find([':', '@']).ok_or_else(bad)?);
         let n: u32 = rest[1..].parse().map_err(|_| bad())?;
         let timed = rest.starts_with(':');
@@ -73,6 +100,7 @@ impl Spec {
         match kind {
             "new" => Ok(Spec::New { millis, level }),
             "legacy" => Ok(Spec::Legacy { millis, level }),
+            "linear" => Ok(Spec::Linear { millis, level }),
             _ => Err(bad()),
         }
     }
@@ -87,6 +115,10 @@ impl Spec {
                 millis: Some(ms), ..
             } => format!("legacy:{ms}"),
             Spec::Legacy { level, .. } => format!("legacy@{level}"),
+            Spec::Linear {
+                millis: Some(ms), ..
+            } => format!("linear:{ms}"),
+            Spec::Linear { level, .. } => format!("linear@{level}"),
             Spec::Level(level) => format!("engine:{level}"),
             Spec::Nodes(n) => format!("nodes:{n}"),
             Spec::Exec(_) => "exec".to_string(),
@@ -98,8 +130,16 @@ impl Spec {
             Spec::Exec(ref command) => Player::Exec(Wire::spawn(command)),
             Spec::New {
                 millis: Some(ms), ..
-            } => Player::New(Engine::timed(ms, seed)),
-            Spec::New { level, .. } => Player::New(Engine::new(level, seed)),
+            } => Player::New(Engine::timed(ms, seed).with_model(new_model())),
+            Spec::New { level, .. } => {
+                Player::New(Engine::new(level, seed).with_model(new_model()))
+            }
+            Spec::Linear {
+                millis: Some(ms), ..
+            } => Player::New(Engine::timed(ms, seed).with_model(linear_model())),
+            Spec::Linear { level, .. } => {
+                Player::New(Engine::new(level, seed).with_model(linear_model()))
+            }
             Spec::Level(level) => Player::New(Engine::at_level(level, seed)),
             Spec::Nodes(n) => Player::New(Engine::with_budget(n, seed)),
             Spec::Legacy { millis, level } => {
@@ -420,6 +460,18 @@ fn main() -> Result<(), String> {
                     .map_err(|e| format!("--fault-ms: {e}"))?
             }
             "--ladder" => ladder = true,
+            "--net" => {
+                let path = value("--net")?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                let net = Net::from_text(&text).map_err(|e| format!("{path}: {e}"))?;
+                let model = Model {
+                    weights: Weights::in_use(),
+                    net: Some(Arc::new(net)),
+                };
+                NEW_MODEL
+                    .set(model)
+                    .map_err(|_| "--net given twice".to_string())?;
+            }
             "--cpu-clock" => CPU_CLOCK.store(true, std::sync::atomic::Ordering::Relaxed),
             "--sizes" => {
                 sizes = value("--sizes")?

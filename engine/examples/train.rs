@@ -107,7 +107,11 @@ fn parse() -> Result<Options, String> {
             "--save" => o.save = Some(value("--save")?),
             "--epochs" => o.epochs = number("--epochs", value("--epochs")?)? as usize,
             "--threads" => o.threads = number("--threads", value("--threads")?)?.max(1) as usize,
-            "--rate" => o.rate = value("--rate")?.parse().map_err(|e| format!("--rate: {e}"))?,
+            "--rate" => {
+                o.rate = value("--rate")?
+                    .parse()
+                    .map_err(|e| format!("--rate: {e}"))?
+            }
             "--search-share" => {
                 o.search_share = value("--search-share")?
                     .parse::<f64>()
@@ -177,20 +181,10 @@ fn weights(name: &str) -> Result<Weights, String> {
     }
 }
 
-/// A network's parameters from a file of one number a line (as `--save` writes them).
+/// A network from a file as `--save` writes it.
 fn load_net(path: &str) -> Result<Net, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let params = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| {
-            l.trim()
-                .parse::<f32>()
-                .map_err(|e| format!("{path}:{}: {e}", n + 1))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Net::from_params(&params).map_err(|e| format!("{path}: {e}"))
+    Net::from_text(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// A position where a turn started, and whether its mover won.
@@ -483,7 +477,11 @@ fn model_loss(model: &Model, samples: &[Sample], results: bool) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let t = if results { f64::from(u8::from(s.won)) } else { s.target };
+            let t = if results {
+                f64::from(u8::from(s.won))
+            } else {
+                s.target
+            };
             softplus_loss(f64::from(model_logit(model, s)), t)
         })
         .sum();
@@ -611,9 +609,7 @@ fn main() {
                 net: Some(Arc::new(net)),
             }
         } else {
-            Model::linear(Weights(
-                fit(&train, &model.weights, o.l2).map(|w| w as f32),
-            ))
+            Model::linear(Weights(fit(&train, &model.weights, o.l2).map(|w| w as f32)))
         };
         let after = model_loss(&model, &held, true);
         let after_target = model_loss(&model, &held, false);

@@ -117,6 +117,8 @@ pub enum NetError {
     Count(usize),
     #[error("parameter {0} is not a finite number")]
     NotFinite(usize),
+    #[error("line {line}: `{text}` is not a number")]
+    Parse { line: usize, text: String },
 }
 
 /// The network, ready for the search: per patch point, the sum of its bits' weights for every
@@ -177,6 +179,23 @@ impl Net {
             scalar,
             output,
         })
+    }
+
+    /// The network of a text of one parameter a line (as the trainer's `--save` writes it;
+    /// blank lines are skipped).
+    pub fn from_text(text: &str) -> Result<Net, NetError> {
+        let params = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, l)| {
+                l.trim().parse::<f32>().map_err(|_| NetError::Parse {
+                    line: n + 1,
+                    text: l.trim().chars().take(40).collect(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Net::from_params(&params)
     }
 
     /// The parameters (in [`PARAMS`]' order).

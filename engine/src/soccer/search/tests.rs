@@ -274,7 +274,11 @@ fn the_patch_shows_the_border_and_the_lines_drawn() {
     assert_eq!(g.to_move(), Side::Red);
     let p = net::patch(&g);
     assert_eq!(p[7], bit(Dir::S) | bit(Dir::E) | bit(Dir::W));
-    assert_eq!(p[12], bit(Dir::N), "the ball's point: the segment just drawn, ahead");
+    assert_eq!(
+        p[12],
+        bit(Dir::N),
+        "the ball's point: the segment just drawn, ahead"
+    );
     assert_eq!(p[17], 0);
     // Points off the field have no step left.
     let tiny = Game::new(Field::new(2, 2).unwrap(), Side::Blue);
@@ -291,14 +295,39 @@ fn the_network_sums_its_table_as_its_bits() {
         .collect();
     let model = net::Net::from_params(&params).unwrap();
     let field = Field::new(8, 10).unwrap();
-    mirrored_games(field, (Side::Red, Side::Red), |d| d, |g, _| {
-        let (patch, x) = (net::patch(g), eval::features(g));
-        let (by_bits, _) = net::forward(&params, &patch, &x);
-        let by_table = model.logit(&patch, &x);
-        assert!((by_bits - by_table).abs() < 1e-3 * (1.0 + by_bits.abs()), "{by_bits} {by_table}");
-    });
-    assert!(matches!(net::Net::from_params(&params[1..]), Err(net::NetError::Count(_))));
+    mirrored_games(
+        field,
+        (Side::Red, Side::Red),
+        |d| d,
+        |g, _| {
+            let (patch, x) = (net::patch(g), eval::features(g));
+            let (by_bits, _) = net::forward(&params, &patch, &x);
+            let by_table = model.logit(&patch, &x);
+            assert!(
+                (by_bits - by_table).abs() < 1e-3 * (1.0 + by_bits.abs()),
+                "{by_bits} {by_table}"
+            );
+        },
+    );
+    assert!(matches!(
+        net::Net::from_params(&params[1..]),
+        Err(net::NetError::Count(_))
+    ));
     let mut bad = params.clone();
     bad[7] = f32::NAN;
-    assert_eq!(net::Net::from_params(&bad), Err(net::NetError::NotFinite(7)));
+    assert_eq!(
+        net::Net::from_params(&bad),
+        Err(net::NetError::NotFinite(7))
+    );
+    // The trainer's text form reads back the same network, and a bad line is named.
+    let text: String = params.iter().map(|p| format!("{p:?}\n")).collect();
+    assert_eq!(net::Net::from_text(&text).unwrap(), model);
+    let broken = text.replacen('\n', "\nx1\n", 3);
+    assert_eq!(
+        net::Net::from_text(&broken),
+        Err(net::NetError::Parse {
+            line: 2,
+            text: "x1".into()
+        })
+    );
 }
