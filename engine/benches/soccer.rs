@@ -15,6 +15,7 @@ use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
 use engine::soccer::game::{Game, StepEffect};
 use engine::soccer::record::Record;
+use engine::soccer::search::eval::{Model, Weights};
 use engine::soccer::search::{Engine, legacy};
 use engine::soccer::turns::count_turns;
 use engine::soccer::{Dir, Side};
@@ -140,6 +141,22 @@ fn main() {
         search_row(&format!("search nodes, level {level}"), &games, base, |g| {
             Engine::new(level, 7).analyse(g).map(|a| (a.nodes, a.depth))
         });
+    }
+
+    // The same search with the logistic model alone (no network over the lines around the
+    // ball): what the network costs a node.
+    for level in 3..=4u8 {
+        search_row(
+            &format!("search nodes, level {level}, logistic"),
+            &games,
+            base,
+            |g| {
+                Engine::new(level, 7)
+                    .with_model(Model::linear(Weights::in_use()))
+                    .analyse(g)
+                    .map(|a| (a.nodes, a.depth))
+            },
+        );
     }
 
     // The engine as it was (`search::legacy`), for comparison in the same run: its nodes are

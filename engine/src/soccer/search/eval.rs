@@ -3,13 +3,12 @@
 //! of lines near the ball), with weights the training program fits by self-play and measures
 //! against the weights in use (`cargo run --release -p engine --example train`, README).
 //!
-//! A logistic model rather than a network: it is evaluated at every leaf of the search, where
-//! a few dozen multiply-adds keep the search at full speed in WebAssembly, and its weights say
-//! what the engine believes. The search works on integers: a value is the model's logit in
-//! units of 1/64 (`LOGISTIC`), and `Score::win_probability` turns it back into a chance.
-//!
-//! The weights in use are still the hand-made ones ([`Weights::handmade`]): the fitted
-//! weights tried so far played no better against them (README, *The soccer engine*).
+//! The logistic model is evaluated at every leaf of the search, where a few dozen
+//! multiply-adds keep the search at full speed in WebAssembly, and its weights say what the
+//! engine believes. What counts cannot see — which lines lie where around the ball — a small
+//! network over the lines around the ball adds to its logit ([`super::net`], [`Model`]). The
+//! search works on integers: a value is the logit in units of 1/64 (`LOGISTIC`), and
+//! `Score::win_probability` turns it back into a chance.
 //!
 //! A small seeded jitter on the ball's point is added, so engines of different seeds vary their
 //! play.

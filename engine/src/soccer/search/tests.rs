@@ -225,8 +225,10 @@ fn the_evaluation_prefers_the_ball_near_the_goal_attacked() {
     };
     let attacking = chance(b"4");
     let defending = chance(b"0");
-    assert!(attacking > 0.6, "{attacking}");
-    assert!(defending < 0.4, "{defending}");
+    // The trained network tempers the hand-made progress term (self-play found the ball's
+    // place worth less than the lines around it), but the order stays.
+    assert!(attacking > 0.55, "{attacking}");
+    assert!(attacking > defending + 0.1, "{attacking} {defending}");
 }
 
 #[test]
