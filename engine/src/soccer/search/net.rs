@@ -265,3 +265,33 @@ pub fn for_each_input(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Any text is a network or an error naming what is wrong; never a panic.
+        #[test]
+        fn any_text_reads_or_is_refused(text in "([-+0-9.eEinfa]{0,12}\n){0,40}|\\PC{0,200}") {
+            match Net::from_text(&text) {
+                Ok(net) => prop_assert_eq!(net.params().len(), PARAMS),
+                Err(NetError::Parse { line, .. }) => prop_assert!(line >= 1),
+                Err(NetError::Count(n)) => prop_assert_ne!(n, PARAMS),
+                Err(NetError::NotFinite(i)) => prop_assert!(i < PARAMS),
+            }
+        }
+
+        /// A network's text with one line damaged is refused at that line.
+        #[test]
+        fn a_damaged_line_is_named(line in 0..PARAMS, junk in "[a-z]{1,5}") {
+            let mut lines: Vec<String> = (0..PARAMS).map(|i| format!("{:?}", i as f32 / 1e4)).collect();
+            lines[line] = junk.clone();
+            let err = Net::from_text(&lines.join("\n")).unwrap_err();
+            prop_assert_eq!(err, NetError::Parse { line: line + 1, text: junk });
+        }
+    }
+}
