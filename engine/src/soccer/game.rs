@@ -198,6 +198,18 @@ impl Game {
         self.mask_at(p)
     }
 
+    /// The step masks of the `len` points from `p` eastwards, when they all lie on the index
+    /// grid (one row of it): a patch read without a bounds check per point.
+    pub fn step_mask_row(&self, p: Point, len: usize) -> Option<&[u8]> {
+        let end = Point {
+            x: p.x + i16::try_from(len).ok()? - 1,
+            y: p.y,
+        };
+        self.field.index(end)?;
+        let start = self.field.index(p)?;
+        self.masks.get(start..start + len)
+    }
+
     fn mask_at(&self, p: Point) -> u8 {
         match self.field.index(p) {
             Some(i) => self.masks[i],

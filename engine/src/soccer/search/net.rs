@@ -59,25 +59,35 @@ pub fn patch(game: &Game) -> [u8; POINTS] {
     // turned half round.
     let turn = game.to_move() == Side::Red;
     let ball = game.ball();
+    let side = (2 * RADIUS + 1) as usize;
     let mut out = [0u8; POINTS];
-    let mut i = 0;
-    for dy in -RADIUS..=RADIUS {
-        for dx in -RADIUS..=RADIUS {
-            let p = if turn {
-                Point {
-                    x: ball.x - dx,
-                    y: ball.y - dy,
+    for (r, dy) in (-RADIUS..=RADIUS).enumerate() {
+        let row = &mut out[r * side..][..side];
+        // Red's row r is the field's row −dy, read west to east from x + R down to x − R.
+        let y = if turn { ball.y - dy } else { ball.y + dy };
+        let west = Point {
+            x: ball.x - RADIUS,
+            y,
+        };
+        match game.step_mask_row(west, side) {
+            Some(masks) if turn => {
+                for (o, m) in row.iter_mut().zip(masks.iter().rev()) {
+                    // A half turn maps each step d to d + 4.
+                    *o = m.rotate_left(4);
                 }
-            } else {
-                Point {
-                    x: ball.x + dx,
-                    y: ball.y + dy,
+            }
+            Some(masks) => row.copy_from_slice(masks),
+            None => {
+                for (c, o) in row.iter_mut().enumerate() {
+                    let dx = c as i16 - RADIUS;
+                    let p = Point {
+                        x: if turn { ball.x - dx } else { ball.x + dx },
+                        y,
+                    };
+                    let m = game.step_mask_at(p);
+                    *o = if turn { m.rotate_left(4) } else { m };
                 }
-            };
-            let m = game.step_mask_at(p);
-            // A half turn maps each step d to d + 4.
-            out[i] = if turn { m.rotate_left(4) } else { m };
-            i += 1;
+            }
         }
     }
     out

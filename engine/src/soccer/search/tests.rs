@@ -2,7 +2,7 @@ use std::cell::Cell;
 
 use super::*;
 use crate::soccer::field::Field;
-use crate::soccer::types::{Dir, Outcome, Side};
+use crate::soccer::types::{Dir, Outcome, Point, Side};
 
 fn legal(game: &Game, turn: &Turn) -> bool {
     let mut g = game.clone();
@@ -285,6 +285,25 @@ fn the_patch_shows_the_border_and_the_lines_drawn() {
     // Points off the field have no step left.
     let tiny = Game::new(Field::new(2, 2).unwrap(), Side::Blue);
     assert!(net::patch(&tiny).contains(&0xFF));
+    // Whole rows are read at once where they lie on the grid: the same as point by point,
+    // near the border and away from it, on fields of every shape.
+    for (w, l) in [(8, 10), (2, 2), (4, 30), (30, 4)] {
+        mirrored_games(
+            Field::new(w, l).unwrap(),
+            (Side::Red, Side::Red),
+            |d| d,
+            |g, _| {
+                let turn = if g.to_move() == Side::Red { -1 } else { 1 };
+                let mut by_point = [0u8; net::POINTS];
+                for (i, m) in by_point.iter_mut().enumerate() {
+                    let (dx, dy) = (i as i16 % 5 - 2, i as i16 / 5 - 2);
+                    let p = Point::new(g.ball().x + turn * dx, g.ball().y + turn * dy);
+                    *m = g.step_mask_at(p).rotate_left(if turn < 0 { 4 } else { 0 });
+                }
+                assert_eq!(net::patch(g), by_point, "{w}x{l}");
+            },
+        );
+    }
 }
 
 #[test]
