@@ -270,7 +270,11 @@ fn one_game(o: &Options, model: &Model, round_seed: u64, g: usize) -> Vec<Sample
     let mut rng = SplitMix64::new(round_seed ^ (g as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let (w, l) = o.sizes[g % o.sizes.len()];
     let field = Field::new(w, l).expect("checked sizes");
-    let starter = if g % 2 == 0 { Side::Red } else { Side::Blue };
+    let starter = if g.is_multiple_of(2) {
+        Side::Red
+    } else {
+        Side::Blue
+    };
     let game = opening(field, starter, &mut rng);
     let mut engines = [rng.next_u64(), rng.next_u64()]
         .map(|seed| Engine::new(o.level, seed).with_model(model.clone()));
@@ -425,8 +429,12 @@ fn check(
     let one = |g: usize| {
         let mut rng = SplitMix64::new(seed ^ ((g / 4) as u64).wrapping_mul(0xA24B_AED4_963E_E407));
         let pair = (rng.next_u64(), rng.next_u64());
-        let starter = if g % 2 == 0 { Side::Red } else { Side::Blue };
-        let new_is_red = (g / 2) % 2 == 0;
+        let starter = if g.is_multiple_of(2) {
+            Side::Red
+        } else {
+            Side::Blue
+        };
+        let new_is_red = (g / 2).is_multiple_of(2);
         let mut a = Engine::new(level, pair.0).with_model(new.clone());
         let mut b = Engine::new(level, pair.1).with_model(old.clone());
         let game = Game::new(field, starter);
