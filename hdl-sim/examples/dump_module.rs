@@ -1,8 +1,9 @@
 //! Writes a module of the compiled back end and its start state, for timing or profiling the
 //! generated code under Node alone (no wasmtime):
 //! `cargo run --release -p hdl-sim --no-default-features --example dump_module -- OUT_DIR`
-//! writes `thinking`, `idle` (the reference player searching with SW = 10 after a game's set-up,
-//! and waiting: the `sim` bench's player rows) and `pico` (PicoRV32 running its program), each
+//! writes `thinking`, `idle`, `setup` (the reference player searching with SW = 10 after a
+//! game's set-up, waiting: the `sim` bench's player rows, and waiting for the rest of a set-up
+//! message) and `pico` (PicoRV32 running its program), each
 //! as `NAME.wasm` and `NAME.bin`; then time one with
 //! `node hdl-sim/benches/wasm_compiled.mjs OUT_DIR/NAME.wasm OUT_DIR/NAME.bin CYCLES OUT.bin`.
 use hdl_sim::{BoardConfig, BoardEmulator, Simulator};
@@ -25,6 +26,8 @@ fn main() {
     for (name, sw, input) in [
         ("thinking", 10, &b"w\x08\nl\x0a\ncr\n{}\n"[..]),
         ("idle", 0, b""),
+        // Half a set-up message, as e2e/tests/board_speed.test.mjs sends it: the player waits.
+        ("setup", 0, b"w\x08\n"),
     ] {
         let config = BoardConfig {
             switch_value: sw,
@@ -37,6 +40,17 @@ fn main() {
             board.run(1000);
         }
         write(&dir, name, board.simulator());
+        // As the board runs it: watching the transmit pin.
+        let sim = board.simulator();
+        let tx = sim.probe(&board.config().tx).expect("the transmit pin");
+        let options = hdl_sim::wasm::Options::default().watching(&[&tx]);
+        let module = hdl_sim::wasm::module_with(sim, &options).expect("the design compiles");
+        std::fs::write(dir.join(format!("{name}-tx.wasm")), &module.bytes).expect("writing");
+        std::fs::write(
+            dir.join(format!("{name}-tx.bin")),
+            hdl_sim::wasm::state_image(sim, &module),
+        )
+        .expect("writing the state");
     }
     let root = env!("CARGO_MANIFEST_DIR");
     let text = std::fs::read_to_string(format!("{root}/tests/designs/picorv32_soc.json"))
