@@ -13,15 +13,18 @@
 //! whose result differs from the stored one sets the bit of every later block that reads it
 //! (readers in its own block run anyway, after it). A group runs its marked blocks lowest
 //! first, jumping to each through a `br_table` on the mask's lowest set bit, so unmarked blocks
-//! cost nothing. Registers are cut into *chunks* per clock edge, and each synchronous read port
-//! is a chunk of its own, each with a flag byte: a chunk is staged only when one of its inputs
-//! changed (or, for a read port, its memory was written). Write ports are evaluated at every
-//! edge. A design doing little (the reference player waiting for a byte) then costs a few
-//! tests a cycle; a busy one pays a compare per instruction whose readers lie in other blocks.
-//! So tracking is adaptive (designs of up to [`ADAPT_MAX_INSTS`] instructions): `run` counts
-//! the blocks that ran over [`PROBE_CYCLES`] cycles, and when nearly all did, runs the next
-//! [`FULL_CYCLES`] with an untracked copy of the group functions (every chunk staged), then
-//! marks everything and measures again.
+//! cost nothing. Registers are cut into *chunks* of [`CHUNK`] per clock edge, and each
+//! synchronous read port is a chunk of its own, with a bit per chunk in mask words: a chunk is
+//! staged only when one of its inputs changed (or, for a read port, its memory was written),
+//! and an edge visits the marked chunks the same way, lowest bit first (so a register that
+//! changes every cycle, a counter, costs its own chunk and not a test of every other chunk).
+//! Write ports are evaluated at every edge. A design doing little (the reference player waiting
+//! for a byte) then costs a few tests a cycle; a busy one pays a compare per instruction whose
+//! readers lie in other blocks. So tracking is adaptive (designs of up to [`ADAPT_MAX_INSTS`]
+//! instructions): `run` counts the instructions of the blocks that ran over [`PROBE_CYCLES`]
+//! cycles, and when half of them did, runs the next [`FULL_CYCLES`] with an untracked copy of
+//! the group functions and of the edges (every chunk staged, no compares, no marks), then marks
+//! everything and measures again.
 
 //! # Computing a multiplexer's inputs only when selected
 //!
@@ -44,18 +47,23 @@ use crate::ops::{BinOp, UnOp, mask};
 use super::cones::{Cones, Ctx};
 use super::{Unsupported, WasmModule, Watch};
 
-/// Instructions per change-tracked block.
-pub(crate) const BLOCK: usize = 16;
+/// Instructions per change-tracked block. Small blocks pay on a design that does little per
+/// cycle (the reference player thinking: 94 M cycles/s in Node with 8, 71 M with 16, 58 M with
+/// 4), and cost a busy one nothing while adaptive tracking runs it untracked.
+pub(crate) const BLOCK: usize = 8;
 /// Blocks per group (one function of the module): the bits of its mask word.
 pub(crate) const GROUP: usize = 64;
-/// Registers per change-tracked chunk.
-pub(crate) const CHUNK: usize = 8;
+/// Registers per change-tracked chunk (the player thinking: 91 M cycles/s with 2, 80 M with 1
+/// or 8).
+pub(crate) const CHUNK: usize = 2;
 /// Adaptive tracking (see [`Plan::adaptive`]): cycles measured under tracking, …
 const PROBE_CYCLES: i64 = 64;
-/// … the share of blocks that must have run in them (in sixteenths) to go untracked, …
-const BUSY_SIXTEENTHS: u64 = 13;
+/// … the share of instructions (in sixteenths) that must have run in them to go untracked (a
+/// tracked instruction costs about twice an untracked one: PicoRV32 runs about 70 % of its
+/// instructions a cycle, and is faster untracked), …
+const BUSY_SIXTEENTHS: u64 = 8;
 /// … and the cycles then run untracked before measuring again.
-const FULL_CYCLES: i64 = 512;
+const FULL_CYCLES: i64 = 2048;
 /// The most instructions a design may have for its module to hold the untracked copy of its
 /// logic as well (it doubles the code to compile).
 const ADAPT_MAX_INSTS: usize = 4096;
@@ -74,14 +82,6 @@ fn at(offset: u64) -> MemArg {
     MemArg {
         offset,
         align: I64,
-        memory_index: 0,
-    }
-}
-
-fn byte(offset: u64) -> MemArg {
-    MemArg {
-        offset,
-        align: 0,
         memory_index: 0,
     }
 }
@@ -108,7 +108,10 @@ pub(crate) fn generate(
             &plan,
             &cones,
             opts,
-            Function::new([(LOCALS + opts.watch.len() as u32 + 3, ValType::I64)]),
+            Function::new([(
+                LOCALS + opts.watch.len() as u32 + 3 + plan.chunk_words() as u32,
+                ValType::I64,
+            )]),
         );
         g.run();
         funcs.push(g.f);
@@ -275,8 +278,9 @@ fn kind_name(kind: Kind) -> String {
 #[derive(Clone)]
 struct Plan {
     tracking: bool,
-    /// Tracking that steps aside on a busy design: `run` counts the blocks that ran over
-    /// [`PROBE_CYCLES`]; when most did, it runs [`FULL_CYCLES`] with an untracked copy of the
+    /// Tracking that steps aside on a busy design: `run` counts the instructions of the blocks
+    /// that ran over [`PROBE_CYCLES`]; when half did, it runs [`FULL_CYCLES`] with an untracked
+    /// copy of the
     /// group functions (no compares, no marks; every chunk staged), then measures again.
     adaptive: bool,
     /// The function index of the first untracked group function (adaptive only).
@@ -289,15 +293,19 @@ struct Plan {
     /// Byte offset of the groups' masks: per group, an i64 whose bit `k` says its block `k`
     /// must run.
     group_mask: u64,
-    /// Byte offsets of the flag bytes: per chunk, and per chunk "staged at this edge".
-    chunk_flag: u64,
-    staged_flag: u64,
+    /// Byte offset of the chunks' masks: an i64 per 64 chunks, bit `c % 64` of word `c / 64`
+    /// saying chunk `c` must be staged at its next edge (an edge runs the marked ones through a
+    /// `br_table` on the lowest set bit, as a group runs its blocks).
+    chunk_mask: u64,
     total: u64,
     /// The top-level instructions in evaluation order (the others are in cones: see
     /// [`Cones`]).
     root: Vec<usize>,
     /// Per block: its range of positions in `root`.
     blocks: Vec<(usize, usize)>,
+    /// Per block: its instructions, with those of its cones (what the adaptive counter adds
+    /// when it runs).
+    block_weight: Vec<u64>,
     /// Per group: its blocks.
     groups: Vec<std::ops::Range<usize>>,
     /// Per instruction: its block (that of the top-level instruction containing it).
@@ -343,11 +351,13 @@ impl Plan {
             weight[u as usize] += 1;
         }
         let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let mut block_weight: Vec<u64> = Vec::new();
         let (mut start, mut acc) = (0, 0);
         for (k, &i) in root.iter().enumerate() {
             acc += weight[i];
             if acc >= BLOCK || k + 1 == root.len() {
                 blocks.push((start, k + 1));
+                block_weight.push(acc as u64);
                 (start, acc) = (k + 1, 0);
             }
         }
@@ -399,11 +409,8 @@ impl Plan {
         }
         let nchunks = reg_chunks + p.reads.len();
         let group_mask = base;
-        let chunk_flag = group_mask + groups.len() as u64 * 8;
-        // Word-aligned, so that whole words of chunk flags can be set at once.
-        let staged_flag = (chunk_flag + nchunks as u64).next_multiple_of(8);
-        let flags_end = (staged_flag + nchunks as u64).next_multiple_of(8);
-        let counter = flags_end;
+        let chunk_mask = group_mask + groups.len() as u64 * 8;
+        let counter = chunk_mask + nchunks.div_ceil(64) as u64 * 8;
         let total = counter + 8;
         let adaptive = tracking && n <= ADAPT_MAX_INSTS && !blocks.is_empty();
         let full_base = 1 + groups.len() as u32 + u32::from(root.len() < n);
@@ -418,11 +425,11 @@ impl Plan {
             mem_base,
             stage_base,
             group_mask,
-            chunk_flag,
-            staged_flag,
+            chunk_mask,
             total,
             root,
             blocks,
+            block_weight,
             groups,
             block_of_inst,
             fixup,
@@ -451,6 +458,16 @@ impl Plan {
 
     fn stage_slot(&self, k: usize) -> u64 {
         self.stage_base + k as u64 * 8
+    }
+
+    /// Words of chunk masks.
+    fn chunk_words(&self) -> usize {
+        self.nchunks.div_ceil(64)
+    }
+
+    /// The byte offset of chunk `c`'s mask word, and the bit of `c` in it.
+    fn chunk_bit(&self, c: u64) -> (u64, u64) {
+        (self.chunk_mask + c / 64 * 8, 1 << (c % 64))
     }
 }
 
@@ -491,9 +508,8 @@ struct Gen<'p> {
     cache: Vec<(u32, u32)>,
     /// Locals handed out so far (round robin over the `CACHED` ones).
     handed: u64,
-    /// In an edge (with tracking): the bit of each chunk of that edge in `run`'s local
-    /// [`Gen::staged`], when they fit in one word; else the chunks' staged flag bytes are used.
-    staged_bits: Vec<(u64, u32)>,
+    /// Emitting a [`Gen::straight_edge`]: everything is staged, nothing is marked.
+    straight: bool,
 }
 
 /// What the cache was before a branch: its entries and how many locals had been handed out.
@@ -516,7 +532,7 @@ impl<'p> Gen<'p> {
             caching: false,
             cache: Vec::new(),
             handed: 0,
-            staged_bits: Vec::new(),
+            straight: false,
         }
     }
 
@@ -688,31 +704,6 @@ impl<'p> Gen<'p> {
         self.i(Instruction::End);
     }
 
-    /// Runs `body` when the flag byte at `addr` is set, clearing it first.
-    fn if_flag(&mut self, addr: u64, body: impl FnOnce(&mut Self)) {
-        self.i(Instruction::I32Const(0))
-            .i(Instruction::I32Load8U(byte(addr)))
-            .i(Instruction::If(BlockType::Empty));
-        self.put_flag(addr, 0);
-        body(self);
-        self.i(Instruction::End);
-    }
-
-    /// With tracking, runs `body` when the flag at `addr` is set (clearing it); without, always.
-    fn tracked(&mut self, addr: u64, body: impl FnOnce(&mut Self)) {
-        if self.plan.tracking {
-            self.if_flag(addr, body);
-        } else {
-            body(self);
-        }
-    }
-
-    fn put_flag(&mut self, addr: u64, v: i32) {
-        self.i(Instruction::I32Const(0))
-            .i(Instruction::I32Const(v))
-            .i(Instruction::I32Store8(byte(addr)));
-    }
-
     // -- change tracking -------------------------------------------------------------------
 
     /// Sets the flags of what reads signal `sig` (emitted where it changed, from `from`).
@@ -730,15 +721,29 @@ impl<'p> Gen<'p> {
             blocks.retain(|&b| b != own);
         }
         self.mark_blocks(blocks);
-        let mut chunks: Vec<usize> = p.reg_fanout
+        let chunks: Vec<usize> = p.reg_fanout
             [p.reg_fanout_start[s] as usize..p.reg_fanout_start[s + 1] as usize]
             .iter()
             .filter_map(|&r| plan.reg_chunk.get(r as usize).copied().flatten())
             .collect();
+        self.mark_chunks(chunks.into_iter().map(|c| c as u64).collect());
+    }
+
+    /// Sets the bits of `chunks` in their masks: one or per word.
+    fn mark_chunks(&mut self, mut chunks: Vec<u64>) {
         chunks.sort_unstable();
         chunks.dedup();
-        for c in chunks {
-            self.put_flag(plan.chunk_flag + c as u64, 1);
+        let mut k = 0;
+        while k < chunks.len() {
+            let (addr, _) = self.plan.chunk_bit(chunks[k]);
+            let mut bits = 0u64;
+            while k < chunks.len() && self.plan.chunk_bit(chunks[k]).0 == addr {
+                bits |= self.plan.chunk_bit(chunks[k]).1;
+                k += 1;
+            }
+            self.store_at(addr, |g| {
+                g.load_at(addr).c(bits).i(Instruction::I64Or);
+            });
         }
     }
 
@@ -819,10 +824,6 @@ impl<'p> Gen<'p> {
         // Every flag up: whatever the host changed takes effect, every register is staged.
         if self.plan.tracking {
             self.all_flags_up();
-            // The staged flags are set only while an edge runs.
-            for c in 0..self.plan.nchunks {
-                self.put_flag(self.plan.staged_flag + c as u64, 0);
-            }
         }
         self.settle();
         for (k, w) in self.opts.watch.iter().enumerate() {
@@ -915,53 +916,31 @@ impl<'p> Gen<'p> {
         self.mode() + 1
     }
 
-    /// `run`'s local whose bits say which chunks were staged at the edge being run.
-    fn staged(&self) -> u32 {
-        self.mode() + 2
+    /// `run`'s local holding which chunks of mask word `w` are staged at the edge being run.
+    fn staged(&self, w: u64) -> u32 {
+        self.mode() + 2 + w as u32
+    }
+
+    /// `run`'s local holding the chunks of a mask word still to visit in a dispatch loop.
+    fn left(&self) -> u32 {
+        self.mode() + 2 + self.plan.chunk_words() as u32
     }
 
     /// Chunk `c` was staged at this edge.
     fn set_staged(&mut self, c: u64) {
-        match self.staged_bits.iter().find(|&&(k, _)| k == c) {
-            Some(&(_, bit)) => {
-                let l = self.staged();
-                self.get(l).c(1 << bit).i(Instruction::I64Or).set(l);
-            }
-            None => self.put_flag(self.plan.staged_flag + c, 1),
-        }
+        let (_, bit) = self.plan.chunk_bit(c);
+        let l = self.staged(c / 64);
+        self.get(l).c(bit).i(Instruction::I64Or).set(l);
     }
 
-    /// Pushes (i32) whether chunk `c` was staged at this edge; with the flag byte, clears it.
+    /// Pushes (i32) whether chunk `c` was staged at this edge.
     fn was_staged(&mut self, c: u64) {
-        match self.staged_bits.iter().find(|&&(k, _)| k == c) {
-            Some(&(_, bit)) => {
-                let l = self.staged();
-                self.get(l).c(1 << bit).i(Instruction::I64And).nonzero();
-            }
-            None => {
-                let addr = self.plan.staged_flag + c;
-                self.i(Instruction::I32Const(0))
-                    .i(Instruction::I32Load8U(byte(addr)));
-            }
-        }
+        let (_, bit) = self.plan.chunk_bit(c);
+        let l = self.staged(c / 64);
+        self.get(l).c(bit).i(Instruction::I64And).nonzero();
     }
 
-    /// Runs `body` when chunk `c` was staged at this edge (always without tracking).
-    fn if_staged(&mut self, c: u64, body: impl FnOnce(&mut Self)) {
-        if !self.plan.tracking {
-            body(self);
-            return;
-        }
-        self.was_staged(c);
-        self.i(Instruction::If(BlockType::Empty));
-        if !self.staged_bits.iter().any(|&(k, _)| k == c) {
-            self.put_flag(self.plan.staged_flag + c, 0);
-        }
-        body(self);
-        self.i(Instruction::End);
-    }
-
-    /// Sets every group's mask and every chunk's flag: everything runs at the next settle and
+    /// Sets every group's mask and every chunk's bit: everything runs at the next settle and
     /// every chunk is staged at its next edge.
     fn all_flags_up(&mut self) {
         for (g, blocks) in self.plan.groups.iter().enumerate() {
@@ -970,18 +949,11 @@ impl<'p> Gen<'p> {
                 e.c(bits);
             });
         }
-        self.chunks_up();
-    }
-
-    /// Sets every chunk's flag (whole words: the staged flags start on a word of their own).
-    fn chunks_up(&mut self) {
-        let ones = 0x0101_0101_0101_0101u64;
-        let mut a = self.plan.chunk_flag;
-        while a < self.plan.staged_flag {
-            self.store_at(a, |g| {
-                g.c(ones);
+        for w in 0..self.plan.chunk_words() {
+            let bits = mask((self.plan.nchunks - 64 * w).min(64) as u32);
+            self.store_at(self.plan.chunk_mask + w as u64 * 8, |e| {
+                e.c(bits);
             });
-            a += 8;
         }
     }
 
@@ -989,8 +961,8 @@ impl<'p> Gen<'p> {
     /// measure, tracked (everything marked: the untracked code marks nothing) after untracked.
     fn adapt(&mut self) {
         let (mode, window) = (self.mode(), self.window());
-        let nblocks = self.plan.blocks.len() as u64;
-        let busy = (PROBE_CYCLES as u64 * nblocks * BUSY_SIXTEENTHS).div_ceil(16);
+        let weight: u64 = self.plan.block_weight.iter().sum();
+        let busy = (PROBE_CYCLES as u64 * weight * BUSY_SIXTEENTHS).div_ceil(16);
         self.get(window)
             .c(1)
             .i(Instruction::I64Sub)
@@ -1070,7 +1042,9 @@ impl<'p> Gen<'p> {
             }
             if plan.adaptive {
                 g.store_at(plan.counter, |g| {
-                    g.load_at(plan.counter).c(1).i(Instruction::I64Add);
+                    g.load_at(plan.counter)
+                        .c(plan.block_weight[b])
+                        .i(Instruction::I64Add);
                 });
             }
             let (start, end) = plan.blocks[b];
@@ -1820,77 +1794,197 @@ impl<'p> Gen<'p> {
     }
 
     /// One clock edge: stage every element of that polarity, run the write ports, apply.
+    /// With tracking, only the chunks whose bit is up (adaptive and untracked, all of them, in
+    /// straight-line code that neither compares nor marks: see [`Gen::straight_edge`]).
     fn edge(&mut self, posedge: bool) {
-        let (p, plan) = (self.p, self.plan);
-        let side = usize::from(!posedge);
-        let first_chunk = if posedge { 0 } else { plan.chunks[0].len() };
-        if plan.adaptive {
-            // Untracked, nothing marked the chunks: stage them all.
+        let plan = self.plan;
+        if !plan.tracking {
+            self.straight_edge(posedge);
+        } else if plan.adaptive {
             self.get(self.mode())
                 .nonzero()
                 .i(Instruction::If(BlockType::Empty));
-            self.chunks_up();
+            self.straight_edge(posedge);
+            self.i(Instruction::Else);
+            self.tracked_edge(posedge);
             self.i(Instruction::End);
-        }
-        let reads = || (0..p.reads.len()).filter(move |&k| p.reads[k].posedge == posedge);
-        // Which chunks were staged, in a local while they fit in one.
-        let this_edge: Vec<u64> = (first_chunk..first_chunk + plan.chunks[side].len())
-            .map(|c| c as u64)
-            .chain(reads().map(|k| self.read_chunk(k)))
-            .collect();
-        self.staged_bits = if plan.tracking && this_edge.len() <= 64 {
-            let staged = self.staged();
-            self.c(0).set(staged);
-            this_edge.into_iter().zip(0..).collect()
         } else {
-            Vec::new()
-        };
-        for (k, regs) in plan.chunks[side].iter().enumerate() {
-            let c = (first_chunk + k) as u64;
-            let stage = |g: &mut Self| {
-                if plan.tracking {
-                    g.set_staged(c);
-                }
-                for &r in regs {
-                    g.stage_reg(r);
-                }
-            };
-            self.tracked(plan.chunk_flag + c, stage);
+            self.tracked_edge(posedge);
         }
-        // A read port whose inputs and memory did not change since it was last staged would
-        // stage its own value again: its flag is set by its inputs and by writes to its memory.
-        for k in reads() {
-            let c = self.read_chunk(k);
-            self.tracked(plan.chunk_flag + c, |g| {
-                if plan.tracking {
-                    g.set_staged(c);
+    }
+
+    /// The chunks of one edge: its registers' (rising edge first), then its read ports'.
+    fn edge_chunks(&self, posedge: bool) -> Vec<u64> {
+        let (p, plan) = (self.p, self.plan);
+        let side = usize::from(!posedge);
+        let first_chunk = if posedge { 0 } else { plan.chunks[0].len() };
+        (first_chunk..first_chunk + plan.chunks[side].len())
+            .map(|c| c as u64)
+            .chain(
+                (0..p.reads.len())
+                    .filter(|&k| p.reads[k].posedge == posedge)
+                    .map(|k| self.read_chunk(k)),
+            )
+            .collect()
+    }
+
+    /// Stages chunk `c`: its registers, or its read port.
+    fn stage_chunk(&mut self, c: u64) {
+        let plan = self.plan;
+        let reg_chunks = plan.chunks[0].len() + plan.chunks[1].len();
+        let c = c as usize;
+        if c >= reg_chunks {
+            self.stage_read(c - reg_chunks);
+            return;
+        }
+        let regs = plan.chunks.iter().flatten().nth(c).expect("a chunk");
+        for &r in regs {
+            self.stage_reg(r);
+        }
+    }
+
+    /// Applies chunk `c`'s staged values; `tracked`: only what changed, marking its readers.
+    fn apply_chunk(&mut self, c: u64, tracked: bool) {
+        let (p, plan) = (self.p, self.plan);
+        let reg_chunks = plan.chunks[0].len() + plan.chunks[1].len();
+        let c = c as usize;
+        let states: Vec<(u64, crate::compile::Operand)> = if c >= reg_chunks {
+            let k = c - reg_chunks;
+            vec![(plan.stage_slot(p.regs.len() + k), p.reads[k].state)]
+        } else {
+            let regs = plan.chunks.iter().flatten().nth(c).expect("a chunk");
+            regs.iter()
+                .map(|&r| (plan.stage_slot(r), p.regs[r].state))
+                .collect()
+        };
+        for (slot, state) in states {
+            if tracked {
+                self.load_at(slot);
+                self.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
+            } else {
+                self.store_at(u64::from(state.off) * 8, |g| {
+                    g.load_at(slot);
+                });
+            }
+        }
+    }
+
+    /// An edge that stages everything and applies it without comparing or marking (no
+    /// tracking, or adaptive tracking while untracked: whatever runs next computes everything).
+    fn straight_edge(&mut self, posedge: bool) {
+        let p = self.p;
+        let chunks = self.edge_chunks(posedge);
+        for &c in &chunks {
+            self.stage_chunk(c);
+        }
+        self.straight = true;
+        for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
+            self.write_port(k);
+        }
+        self.straight = false;
+        for &c in &chunks {
+            self.apply_chunk(c, false);
+        }
+    }
+
+    /// An edge with tracking: per mask word, the chunks of this edge whose bit is up are
+    /// taken (into the word's staged local) and staged; then the write ports; then the staged
+    /// chunks (and read ports a transparent write staged) are applied.
+    fn tracked_edge(&mut self, posedge: bool) {
+        let (p, plan) = (self.p, self.plan);
+        let chunks = self.edge_chunks(posedge);
+        let mut words: Vec<(u64, Vec<u64>)> = Vec::new();
+        for &c in &chunks {
+            match words.last_mut() {
+                Some((w, cs)) if *w == c / 64 => cs.push(c),
+                _ => words.push((c / 64, vec![c])),
+            }
+        }
+        // Words may come twice (a read port's chunk after the other edge's registers).
+        words.sort_by_key(|(w, _)| *w);
+        let mut merged: Vec<(u64, Vec<u64>)> = Vec::new();
+        for (w, cs) in words {
+            match merged.last_mut() {
+                Some((m, mcs)) if *m == w => mcs.extend(cs),
+                _ => merged.push((w, cs)),
+            }
+        }
+        let words = merged;
+        for (w, cs) in &words {
+            let addr = plan.chunk_mask + w * 8;
+            let bits = cs.iter().fold(0u64, |b, &c| b | plan.chunk_bit(c).1);
+            let all = mask((plan.nchunks - 64 * *w as usize).min(64) as u32);
+            let staged = self.staged(*w);
+            self.load_at(addr);
+            if bits != all {
+                self.c(bits).i(Instruction::I64And);
+            }
+            self.set(staged);
+            self.store_at(addr, |g| {
+                if bits == all {
+                    g.c(0);
+                } else {
+                    g.load_at(addr).c(!bits).i(Instruction::I64And);
                 }
-                g.stage_read(k);
             });
+            self.dispatch(staged, cs, |g, c| g.stage_chunk(c));
         }
         for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
             self.write_port(k);
         }
-        for (k, regs) in plan.chunks[side].iter().enumerate() {
-            let c = (first_chunk + k) as u64;
-            let apply = |g: &mut Self| {
-                for &r in regs {
-                    let state = p.regs[r].state;
-                    g.load_at(plan.stage_slot(r));
-                    g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
-                }
-            };
-            self.if_staged(c, apply);
+        for (w, cs) in &words {
+            let staged = self.staged(*w);
+            self.dispatch(staged, cs, |g, c| g.apply_chunk(c, true));
         }
-        for k in reads() {
-            let state = p.reads[k].state;
-            let c = self.read_chunk(k);
-            self.if_staged(c, |g| {
-                g.load_at(plan.stage_slot(p.regs.len() + k));
-                g.update(u64::from(state.off) * 8, state.sig, Origin::Edge, true);
-            });
+    }
+
+    /// Runs `body` for each chunk of `chunks` (all in one mask word) whose bit is set in local
+    /// `bits`, lowest first: `left = bits; loop { if !left break; c = ctz(left); left &=
+    /// left - 1; br_table c to its code, which continues the loop }`.
+    fn dispatch(&mut self, bits: u32, chunks: &[u64], mut body: impl FnMut(&mut Self, u64)) {
+        if let [c] = chunks {
+            let bit = self.plan.chunk_bit(*c).1;
+            self.get(bits)
+                .c(bit)
+                .i(Instruction::I64And)
+                .nonzero()
+                .i(Instruction::If(BlockType::Empty));
+            body(self, *c);
+            self.i(Instruction::End);
+            return;
         }
-        self.staged_bits.clear();
+        let n = chunks.len() as u32;
+        let left = self.left();
+        self.get(bits).set(left);
+        self.i(Instruction::Block(BlockType::Empty))
+            .i(Instruction::Loop(BlockType::Empty));
+        for _ in 0..n {
+            self.i(Instruction::Block(BlockType::Empty));
+        }
+        self.get(left)
+            .i(Instruction::I64Eqz)
+            .i(Instruction::BrIf(n + 1));
+        self.get(left)
+            .i(Instruction::I64Ctz)
+            .i(Instruction::I32WrapI64)
+            .get(left)
+            .get(left)
+            .c(1)
+            .i(Instruction::I64Sub)
+            .i(Instruction::I64And)
+            .set(left);
+        let top = chunks.iter().map(|&c| c % 64).max().unwrap_or(0) as usize;
+        let mut table = vec![n + 1; top + 1];
+        for (j, &c) in chunks.iter().enumerate() {
+            table[(c % 64) as usize] = j as u32;
+        }
+        self.i(Instruction::BrTable(table.into(), n + 1));
+        for (j, &c) in chunks.iter().enumerate() {
+            self.i(Instruction::End);
+            body(self, c);
+            self.i(Instruction::Br(n - 1 - j as u32));
+        }
+        self.i(Instruction::End).i(Instruction::End);
     }
 
     /// The chunk of synchronous read port `k`.
@@ -1976,7 +2070,7 @@ impl<'p> Gen<'p> {
             .i(Instruction::I64Load(at(base)))
             .merge_enabled(wp.en.off, wp.data.off)
             .i(Instruction::I64Store(at(base)));
-        if self.plan.tracking {
+        if self.plan.tracking && !self.straight {
             // The asynchronous readers of the memory see the new contents.
             let blocks: Vec<usize> = mem
                 .readers
@@ -1985,9 +2079,11 @@ impl<'p> Gen<'p> {
                 .collect();
             self.mark_blocks(blocks);
             // Its synchronous read ports read the new contents at their next edge.
-            for rk in (0..p.reads.len()).filter(|&rk| p.reads[rk].mem as usize == m) {
-                self.put_flag(self.plan.chunk_flag + self.read_chunk(rk), 1);
-            }
+            let reads: Vec<u64> = (0..p.reads.len())
+                .filter(|&rk| p.reads[rk].mem as usize == m)
+                .map(|rk| self.read_chunk(rk))
+                .collect();
+            self.mark_chunks(reads);
         }
         for (rk, rd) in p.reads.iter().enumerate() {
             if rd.posedge != wp.posedge || !rd.transparent.contains(&(k as u32)) {
@@ -2011,7 +2107,7 @@ impl<'p> Gen<'p> {
                 .get(T1)
                 .set(ROW)
                 .i(Instruction::If(BlockType::Empty));
-            if self.plan.tracking {
+            if self.plan.tracking && !self.straight {
                 // Not staged at this edge (nothing changed): it would have staged its state.
                 let c = self.read_chunk(rk);
                 self.was_staged(c);
