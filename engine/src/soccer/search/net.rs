@@ -9,7 +9,7 @@
 //! scalar features ([`scalars`]); its output adds to the logistic model's logit.
 //!
 //! The search evaluates every leaf, so the bits of each patch point are summed in advance for
-//! every one of its 256 masks ([`Net::new`]): a leaf costs 25 table rows and 16 scalar rows
+//! every one of its 256 masks ([`Net::from_params`]): a leaf costs 25 table rows and 16 scalar rows
 //! added into 16 units, a few hundred additions that vectorise.
 
 use crate::soccer::game::Game;
