@@ -730,37 +730,31 @@ impl<'p> Gen<'p> {
     }
 
     /// Sets the bits of `chunks` in their masks: one or per word.
-    fn mark_chunks(&mut self, mut chunks: Vec<u64>) {
-        chunks.sort_unstable();
-        chunks.dedup();
-        let mut k = 0;
-        while k < chunks.len() {
-            let (addr, _) = self.plan.chunk_bit(chunks[k]);
-            let mut bits = 0u64;
-            while k < chunks.len() && self.plan.chunk_bit(chunks[k]).0 == addr {
-                bits |= self.plan.chunk_bit(chunks[k]).1;
-                k += 1;
-            }
-            self.store_at(addr, |g| {
-                g.load_at(addr).c(bits).i(Instruction::I64Or);
-            });
-        }
+    fn mark_chunks(&mut self, chunks: Vec<u64>) {
+        let bits = chunks.into_iter().map(|c| self.plan.chunk_bit(c)).collect();
+        self.set_mask_bits(bits);
     }
 
     /// Sets the bits of `blocks` in their groups' masks: one or per group.
-    fn mark_blocks(&mut self, mut blocks: Vec<usize>) {
-        blocks.sort_unstable();
-        blocks.dedup();
+    fn mark_blocks(&mut self, blocks: Vec<usize>) {
+        let bits = blocks.into_iter().map(|b| self.plan.mask_bit(b)).collect();
+        self.set_mask_bits(bits);
+    }
+
+    /// ORs each `(address, bit)` into its mask word: one load, or and store per word.
+    fn set_mask_bits(&mut self, mut bits: Vec<(u64, u64)>) {
+        bits.sort_unstable();
+        bits.dedup();
         let mut k = 0;
-        while k < blocks.len() {
-            let (addr, _) = self.plan.mask_bit(blocks[k]);
-            let mut bits = 0u64;
-            while k < blocks.len() && self.plan.mask_bit(blocks[k]).0 == addr {
-                bits |= self.plan.mask_bit(blocks[k]).1;
+        while k < bits.len() {
+            let addr = bits[k].0;
+            let mut word = 0u64;
+            while k < bits.len() && bits[k].0 == addr {
+                word |= bits[k].1;
                 k += 1;
             }
             self.store_at(addr, |g| {
-                g.load_at(addr).c(bits).i(Instruction::I64Or);
+                g.load_at(addr).c(word).i(Instruction::I64Or);
             });
         }
     }
