@@ -155,6 +155,11 @@ fn mirrored_games(
     }
 }
 
+/// Calls `check` on every position of the random games of [`mirrored_games`].
+fn each_position(field: Field, mut check: impl FnMut(&Game)) {
+    mirrored_games(field, (Side::Red, Side::Red), |d| d, |g, _| check(g));
+}
+
 #[test]
 fn the_features_do_not_see_left_from_right() {
     let left_right = |d: u8| b'0' + (8 - (d - b'0')) % 8;
@@ -182,32 +187,27 @@ fn the_handmade_weights_are_the_old_evaluation() {
     // 16 per square of progress, 6 per legal step onto a bounce point plus 6 per square of
     // progress that step makes, in a logistic unit of 64.
     let field = Field::new(8, 10).unwrap();
-    mirrored_games(
-        field,
-        (Side::Red, Side::Red),
-        |d| d,
-        |g, _| {
-            let side = g.to_move();
-            let ball = g.ball();
-            let attack = field.distance_to_goal(ball, side.opponent());
-            let defend = field.distance_to_goal(ball, side);
-            let mut old = i32::from(defend - attack) * 16;
-            for d in g.legal_steps() {
-                let q = ball.step(d);
-                if g.is_bounce_point(q) {
-                    let gain = attack - field.distance_to_goal(q, side.opponent());
-                    old += 6 * (1 + i32::from(gain.max(0)));
-                }
+    each_position(field, |g| {
+        let side = g.to_move();
+        let ball = g.ball();
+        let attack = field.distance_to_goal(ball, side.opponent());
+        let defend = field.distance_to_goal(ball, side);
+        let mut old = i32::from(defend - attack) * 16;
+        for d in g.legal_steps() {
+            let q = ball.step(d);
+            if g.is_bounce_point(q) {
+                let gain = attack - field.distance_to_goal(q, side.opponent());
+                old += 6 * (1 + i32::from(gain.max(0)));
             }
-            let handmade = eval::Weights::handmade();
-            let logit = handmade.logit(&eval::features(g));
-            assert_eq!(f64::from(logit) * 64.0, f64::from(old));
-            // The search's evaluation skips the features these weights ignore: the same value,
-            // up to the seed's jitter of 0 to 7.
-            let jittered = eval::evaluate(g, &eval::Model::linear(handmade), 9);
-            assert!((old..old + 8).contains(&jittered), "{jittered} for {old}");
-        },
-    );
+        }
+        let handmade = eval::Weights::handmade();
+        let logit = handmade.logit(&eval::features(g));
+        assert_eq!(f64::from(logit) * 64.0, f64::from(old));
+        // The search's evaluation skips the features these weights ignore: the same value,
+        // up to the seed's jitter of 0 to 7.
+        let jittered = eval::evaluate(g, &eval::Model::linear(handmade), 9);
+        assert!((old..old + 8).contains(&jittered), "{jittered} for {old}");
+    });
 }
 
 #[test]
@@ -288,21 +288,16 @@ fn the_patch_shows_the_border_and_the_lines_drawn() {
     // Whole rows are read at once where they lie on the grid: the same as point by point,
     // near the border and away from it, on fields of every shape.
     for (w, l) in [(8, 10), (2, 2), (4, 30), (30, 4)] {
-        mirrored_games(
-            Field::new(w, l).unwrap(),
-            (Side::Red, Side::Red),
-            |d| d,
-            |g, _| {
-                let turn = if g.to_move() == Side::Red { -1 } else { 1 };
-                let mut by_point = [0u8; net::POINTS];
-                for (i, m) in by_point.iter_mut().enumerate() {
-                    let (dx, dy) = (i as i16 % 5 - 2, i as i16 / 5 - 2);
-                    let p = Point::new(g.ball().x + turn * dx, g.ball().y + turn * dy);
-                    *m = g.step_mask_at(p).rotate_left(if turn < 0 { 4 } else { 0 });
-                }
-                assert_eq!(net::patch(g), by_point, "{w}x{l}");
-            },
-        );
+        each_position(Field::new(w, l).unwrap(), |g| {
+            let turn = if g.to_move() == Side::Red { -1 } else { 1 };
+            let mut by_point = [0u8; net::POINTS];
+            for (i, m) in by_point.iter_mut().enumerate() {
+                let (dx, dy) = (i as i16 % 5 - 2, i as i16 / 5 - 2);
+                let p = Point::new(g.ball().x + turn * dx, g.ball().y + turn * dy);
+                *m = g.step_mask_at(p).rotate_left(if turn < 0 { 4 } else { 0 });
+            }
+            assert_eq!(net::patch(g), by_point, "{w}x{l}");
+        });
     }
 }
 
@@ -316,20 +311,15 @@ fn the_network_sums_its_table_as_its_bits() {
         .collect();
     let model = net::Net::from_params(&params).unwrap();
     let field = Field::new(8, 10).unwrap();
-    mirrored_games(
-        field,
-        (Side::Red, Side::Red),
-        |d| d,
-        |g, _| {
-            let (patch, x) = (net::patch(g), eval::features(g));
-            let (by_bits, _) = net::forward(&params, &patch, &x);
-            let by_table = model.logit(&patch, &x);
-            assert!(
-                (by_bits - by_table).abs() < 1e-3 * (1.0 + by_bits.abs()),
-                "{by_bits} {by_table}"
-            );
-        },
-    );
+    each_position(field, |g| {
+        let (patch, x) = (net::patch(g), eval::features(g));
+        let (by_bits, _) = net::forward(&params, &patch, &x);
+        let by_table = model.logit(&patch, &x);
+        assert!(
+            (by_bits - by_table).abs() < 1e-3 * (1.0 + by_bits.abs()),
+            "{by_bits} {by_table}"
+        );
+    });
     assert!(matches!(
         net::Net::from_params(&params[1..]),
         Err(net::NetError::Count(_))
