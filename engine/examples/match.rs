@@ -17,7 +17,8 @@
 //! times engines by their thread's CPU time instead, for measuring on a busy machine.
 //! `linear:MS` / `linear@L` is the engine with the logistic evaluation alone (no network:
 //! the evaluation before `search::net`), and `--net FILE` gives the `new` players a candidate
-//! network (as `train --save` writes it) instead of the one in use.
+//! network (as `train --save` writes it) instead of the one in use. `bf:MS` / `bf@L` is the
+//! engine searching best-first (UBFM) instead of by alpha-beta.
 
 use std::time::Instant;
 
@@ -28,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 
 use engine::soccer::search::eval::{Model, Weights};
 use engine::soccer::search::net::Net;
-use engine::soccer::search::{Engine, legacy};
+use engine::soccer::search::{Engine, Method, legacy};
 use engine::soccer::{Reason, Side};
 
 /// The `new` players' evaluation when `--net` gives one.
@@ -54,6 +55,11 @@ enum Spec {
         level: u8,
     },
     Linear {
+        millis: Option<u32>,
+        level: u8,
+    },
+    /// `bf:MS` / `bf@L`: the engine searching best-first ([`Method::BestFirst`]).
+    BestFirst {
         millis: Option<u32>,
         level: u8,
     },
@@ -86,7 +92,7 @@ impl Spec {
         }
         let bad = || {
             format!(
-                "`{s}`: expected new:MS, new@LEVEL, legacy:MS, legacy@LEVEL, linear:MS or linear@LEVEL"
+                "`{s}`: expected new:MS, new@LEVEL, legacy:MS, legacy@LEVEL, linear:MS, linear@LEVEL, bf:MS or bf@LEVEL"
             )
         };
         let (kind, rest) = s.split_at(s.find([':', '@']).ok_or_else(bad)?);
@@ -101,6 +107,7 @@ impl Spec {
             "new" => Ok(Spec::New { millis, level }),
             "legacy" => Ok(Spec::Legacy { millis, level }),
             "linear" => Ok(Spec::Linear { millis, level }),
+            "bf" => Ok(Spec::BestFirst { millis, level }),
             _ => Err(bad()),
         }
     }
@@ -119,6 +126,10 @@ impl Spec {
                 millis: Some(ms), ..
             } => format!("linear:{ms}"),
             Spec::Linear { level, .. } => format!("linear@{level}"),
+            Spec::BestFirst {
+                millis: Some(ms), ..
+            } => format!("bf:{ms}"),
+            Spec::BestFirst { level, .. } => format!("bf@{level}"),
             Spec::Level(level) => format!("engine:{level}"),
             Spec::Nodes(n) => format!("nodes:{n}"),
             Spec::Exec(_) => "exec".to_string(),
@@ -140,6 +151,18 @@ impl Spec {
             Spec::Linear { level, .. } => {
                 Player::New(Engine::new(level, seed).with_model(linear_model()))
             }
+            Spec::BestFirst {
+                millis: Some(ms), ..
+            } => Player::New(
+                Engine::timed(ms, seed)
+                    .with_model(new_model())
+                    .with_method(Method::BestFirst),
+            ),
+            Spec::BestFirst { level, .. } => Player::New(
+                Engine::new(level, seed)
+                    .with_model(new_model())
+                    .with_method(Method::BestFirst),
+            ),
             Spec::Level(level) => Player::New(Engine::at_level(level, seed)),
             Spec::Nodes(n) => Player::New(Engine::with_budget(n, seed)),
             Spec::Legacy { millis, level } => {
@@ -253,10 +276,11 @@ impl Player {
                     Player::Exec(_) => "exec",
                 };
                 eprintln!(
-                    "{who:<6} turn {:>3}: depth {:>2} nodes {:>9} score {:?}",
+                    "{who:<6} turn {:>3}: depth {:>2} nodes {:>9} {:>7.1} ms score {:?}",
                     game.turn_number(),
                     a.depth,
                     a.nodes,
+                    a.millis.unwrap_or(f64::NAN),
                     a.score
                 );
             }

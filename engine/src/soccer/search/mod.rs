@@ -106,6 +106,16 @@ pub fn level_millis(level: u8, turn_ms: u64) -> u32 {
 /// Nodes a timed engine searches per millisecond of its budget when it is given no clock.
 const NODES_PER_MS: u64 = 3_000;
 
+/// How the engine spends its budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Alpha-beta over whole turns, iteratively deepened, with a transposition table.
+    #[default]
+    AlphaBeta,
+    /// Unbounded best-first minimax over whole turns: deepens the lines that look best.
+    BestFirst,
+}
+
 /// What a search found, from the point of view of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
@@ -167,6 +177,7 @@ pub struct Engine {
     /// Milliseconds per turn, heeded when a clock is given.
     millis: Option<f64>,
     max_depth: u32,
+    method: Method,
     seed: u64,
     rng: SplitMix64,
     /// The evaluation: the one in use, or a trainer's candidate.
@@ -189,6 +200,7 @@ impl Engine {
             budget: BUDGETS[usize::from(level)],
             millis: None,
             max_depth: u32::MAX,
+            method: Method::default(),
             seed,
             rng: SplitMix64::new(seed),
             model: eval::Model::in_use(),
@@ -242,6 +254,12 @@ impl Engine {
     /// program, which measures a candidate against the one in use.
     pub fn with_model(mut self, model: eval::Model) -> Engine {
         self.model = model;
+        self
+    }
+
+    /// Searches by `method` instead of alpha-beta (for measuring one against the other).
+    pub fn with_method(mut self, method: Method) -> Engine {
+        self.method = method;
         self
     }
 
@@ -342,7 +360,11 @@ impl Engine {
             _ => budget,
         };
         let mut scratch;
-        let table = if self.millis.is_some() && self.budget == u64::MAX {
+        let table = if self.method == Method::BestFirst {
+            // Best-first keeps its own tree: the table only has to exist.
+            scratch = Table::new(1);
+            &mut scratch
+        } else if self.millis.is_some() && self.budget == u64::MAX {
             self.table
                 .get_or_insert_with(|| Table::new(Table::bits_for(sized_for)))
         } else {
@@ -360,7 +382,10 @@ impl Engine {
             self.seed,
             self.model.clone(),
         );
-        let found = search.root(self.max_depth);
+        let found = match self.method {
+            Method::AlphaBeta => search.root(self.max_depth),
+            Method::BestFirst => tree::best_first::BestFirst::new().root(&mut search),
+        };
         Some(Analysis {
             turn: Turn::from_steps(found.digits),
             score: Score::from_raw(found.score),

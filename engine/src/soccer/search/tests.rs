@@ -342,3 +342,57 @@ fn the_network_sums_its_table_as_its_bits() {
         })
     );
 }
+
+fn best_first(budget: u64, seed: u64) -> Engine {
+    Engine::with_budget(budget, seed).with_method(Method::BestFirst)
+}
+
+#[test]
+fn best_first_takes_a_goal_in_one_and_plays_legal_turns() {
+    let g = Game::new(Field::new(2, 2).unwrap(), Side::Red);
+    let a = best_first(1_000, 7).analyse(&g).unwrap();
+    assert_eq!(a.score, Score::Win(1));
+    for (w, l) in [(254, 2), (2, 254), (254, 254), (8, 10), (6, 8)] {
+        let g = Game::new(Field::new(w, l).unwrap(), Side::Blue);
+        for budget in [1, 500, 20_000] {
+            let turn = best_first(budget, 3).choose_turn(&g).expect("a turn");
+            assert!(legal(&g, &turn), "{w}x{l} budget {budget}: {turn:?}");
+        }
+    }
+}
+
+#[test]
+fn best_first_proves_what_alpha_beta_proves_on_small_fields() {
+    for (w, l) in [(2, 4), (4, 2), (2, 6), (4, 4)] {
+        let g = Game::new(Field::new(w, l).unwrap(), Side::Red);
+        let ab = Engine::with_budget(u64::MAX, 1).analyse(&g).unwrap();
+        let bf = best_first(u64::MAX, 1).analyse(&g).unwrap();
+        assert!(
+            ab.score.is_proven() && bf.score.is_proven(),
+            "{w}x{l}: {ab:?} {bf:?}"
+        );
+        assert_eq!(
+            matches!(ab.score, Score::Win(_)),
+            matches!(bf.score, Score::Win(_)),
+            "{w}x{l}: {ab:?} {bf:?}"
+        );
+        assert!(legal(&g, &bf.turn));
+    }
+}
+
+#[test]
+fn best_first_is_deterministic_and_heeds_the_clock() {
+    let g = Game::new(Field::new(8, 10).unwrap(), Side::Red);
+    let a = best_first(30_000, 11).analyse(&g).unwrap();
+    let b = best_first(30_000, 11).analyse(&g).unwrap();
+    assert_eq!((&a.turn, a.nodes), (&b.turn, b.nodes));
+    assert!(a.depth >= 2, "{a:?}");
+    let g = Game::new(Field::new(30, 40).unwrap(), Side::Red);
+    let t = Engine::timed(20, 1)
+        .with_method(Method::BestFirst)
+        .analyse_with_clock(&g, &ticking())
+        .expect("a turn");
+    assert!(legal(&g, &t.turn));
+    let millis = t.millis.expect("timed by the clock");
+    assert!((20.0..=23.0).contains(&millis), "{millis} ms");
+}

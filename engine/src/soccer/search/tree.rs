@@ -30,6 +30,8 @@ use super::table::{Bound, Entry, Table};
 use super::zobrist::Keys;
 use super::{INF, PROVEN, WIN};
 
+pub(super) mod best_first;
+
 /// Zobrist hashes are already uniformly random: a set of them needs no further hashing.
 #[derive(Default, Clone, Copy)]
 struct Identity(u64);
@@ -167,6 +169,8 @@ pub(super) struct Search<'a> {
     table: &'a mut Table,
     /// Per ply: the positions the walk of the current turn has been in.
     seen: Vec<HashSeen>,
+    /// The positions [`Search::threatens_goal`]'s walk has been in (kept to reuse its memory).
+    threat_seen: HashSeen,
     seed: u64,
     model: Model,
 }
@@ -193,6 +197,7 @@ impl<'a> Search<'a> {
             can_stop: false,
             table,
             seen: Vec::new(),
+            threat_seen: HashSeen::default(),
             seed,
             model,
         }
@@ -381,7 +386,8 @@ impl<'a> Search<'a> {
         if field.distance_to_goal(self.game.ball(), mover.opponent()) > THREAT_DISTANCE {
             return false;
         }
-        let mut seen = HashSeen::default();
+        let mut seen = std::mem::take(&mut self.threat_seen);
+        seen.clear();
         let mut found = false;
         self.walk_turn(mover, THREAT_STEPS, |s, effect| match effect {
             StepEffect::Bounce if seen.insert(s.hash) => Walk::Deeper,
@@ -391,6 +397,7 @@ impl<'a> Search<'a> {
             }
             _ => Walk::Next,
         });
+        self.threat_seen = seen;
         found
     }
 
