@@ -19,8 +19,10 @@ use super::eval::FEATURES;
 
 /// The patch's half-width: points up to this many steps from the ball in x and y.
 pub const RADIUS: i16 = 2;
+/// Points in a row of the patch.
+pub const SIDE: usize = (2 * RADIUS + 1) as usize;
 /// Points in the patch.
-pub const POINTS: usize = ((2 * RADIUS + 1) * (2 * RADIUS + 1)) as usize;
+pub const POINTS: usize = SIDE * SIDE;
 /// The patch's bits: 8 per point (bit `d` set = no step in direction `d` from it).
 pub const PATCH_INPUTS: usize = POINTS * 8;
 /// Rectified units of the hidden layer.
@@ -59,7 +61,7 @@ pub fn patch(game: &Game) -> [u8; POINTS] {
     // turned half round.
     let turn = game.to_move() == Side::Red;
     let ball = game.ball();
-    let side = (2 * RADIUS + 1) as usize;
+    let side = SIDE;
     let mut out = [0u8; POINTS];
     for (r, dy) in (-RADIUS..=RADIUS).enumerate() {
         let row = &mut out[r * side..][..side];
@@ -96,7 +98,7 @@ pub fn patch(game: &Game) -> [u8; POINTS] {
 /// `patch` mirrored left ↔ right: the patch of the mirrored position (for the trainer, which
 /// learns from both).
 pub fn mirror(patch: &[u8; POINTS]) -> [u8; POINTS] {
-    let side = (2 * RADIUS + 1) as usize;
+    let side = SIDE;
     let mut out = [0u8; POINTS];
     for row in 0..side {
         for col in 0..side {

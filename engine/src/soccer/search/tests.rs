@@ -263,25 +263,31 @@ fn the_patch_is_the_same_for_either_colour_and_mirrors_left_from_right() {
 #[test]
 fn the_patch_shows_the_border_and_the_lines_drawn() {
     let bit = |d: Dir| 1u8 << d as u8;
+    // The ball's point is the patch's middle; a row holds `SIDE` points, north first.
+    let (ball, side) = (net::POINTS / 2, net::SIDE);
     // Blue attacks north, so blue sees the field as it is: at kick-off on 8x10 the ball's
-    // point (the patch's middle, 12) has only the centre line, east and west.
+    // point has only the centre line, east and west.
     let mut g = Game::new(Field::new(8, 10).unwrap(), Side::Blue);
     let p = net::patch(&g);
-    assert_eq!(p[12], bit(Dir::E) | bit(Dir::W));
-    assert_eq!(p[7], 0, "nothing drawn at the point north of the ball");
+    assert_eq!(p[ball], bit(Dir::E) | bit(Dir::W));
+    assert_eq!(
+        p[ball - side],
+        0,
+        "nothing drawn at the point north of the ball"
+    );
     // Blue steps north; red attacks south and sees the field turned half round, so the
-    // centre, south of the ball, is ahead of it (index 7), with its lines turned: the segment
+    // centre, south of the ball, is ahead of it (a row up), with its lines turned: the segment
     // drawn north from it points south, east and west swap.
     assert_eq!(g.play_message(b"0"), None);
     assert_eq!(g.to_move(), Side::Red);
     let p = net::patch(&g);
-    assert_eq!(p[7], bit(Dir::S) | bit(Dir::E) | bit(Dir::W));
+    assert_eq!(p[ball - side], bit(Dir::S) | bit(Dir::E) | bit(Dir::W));
     assert_eq!(
-        p[12],
+        p[ball],
         bit(Dir::N),
         "the ball's point: the segment just drawn, ahead"
     );
-    assert_eq!(p[17], 0);
+    assert_eq!(p[ball + side], 0);
     // Points off the field have no step left.
     let tiny = Game::new(Field::new(2, 2).unwrap(), Side::Blue);
     assert!(net::patch(&tiny).contains(&0xFF));
@@ -292,7 +298,8 @@ fn the_patch_shows_the_border_and_the_lines_drawn() {
             let turn = if g.to_move() == Side::Red { -1 } else { 1 };
             let mut by_point = [0u8; net::POINTS];
             for (i, m) in by_point.iter_mut().enumerate() {
-                let (dx, dy) = (i as i16 % 5 - 2, i as i16 / 5 - 2);
+                let (side, r) = (net::SIDE as i16, net::RADIUS);
+                let (dx, dy) = (i as i16 % side - r, i as i16 / side - r);
                 let p = Point::new(g.ball().x + turn * dx, g.ball().y + turn * dy);
                 *m = g.step_mask_at(p).rotate_left(if turn < 0 { 4 } else { 0 });
             }
