@@ -113,6 +113,10 @@ fn search_row(
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "--e2e-json") {
+        e2e_json();
+        return;
+    }
     let games = positions();
     let base = raw_steps(&games);
     println!("Paper Soccer on {} mid-game 8x10 positions", games.len());
@@ -204,6 +208,37 @@ const E2E_POSITIONS: &str = include_str!("../../e2e/tests/engine-speed-fixtures/
 /// e2e file types into the page.
 const E2E_LEVEL: u8 = 4;
 const E2E_SEED: u64 = 7;
+
+/// `--e2e-json`: the release build's side of the e2e figure, one JSON object a position (the
+/// fastest of three searches), for `e2e/tests/engine_speed.test.mjs` to print beside the
+/// soccer worker's in the same run.
+fn e2e_json() {
+    for line in E2E_POSITIONS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mut fastest = f64::INFINITY;
+        let mut found = None;
+        for _ in 0..3 {
+            let start = Instant::now();
+            let analysis = Engine::new(E2E_LEVEL, E2E_SEED)
+                .analyse(&game)
+                .expect("an open game");
+            fastest = fastest.min(start.elapsed().as_secs_f64() * 1000.0);
+            found = Some(analysis);
+        }
+        let a = found.expect("three searches");
+        println!(
+            "{{\"record\":{:?},\"depth\":{},\"nodes\":{},\"millis\":{:.3}}}",
+            line.trim(),
+            a.depth,
+            a.nodes,
+            fastest
+        );
+    }
+}
 
 /// Level 4 on the e2e's positions, natively, and how to get the WebAssembly figure.
 fn wasm_comparison() {
