@@ -316,6 +316,9 @@ struct Plan {
     /// (instruction results, registers, read ports, inputs), so that reading all of it needs
     /// no mask.
     exact_width: Vec<Option<u32>>,
+    /// Per arena word: the width of the one-word signal stored in it, when every value stored
+    /// there is known to have no bits above it (so a part reaching its top needs no mask).
+    word_exact: Vec<Option<u32>>,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
@@ -383,9 +386,25 @@ impl Plan {
             .chain(p.regs.iter().map(|r| r.state))
             .chain(p.reads.iter().map(|r| r.state))
             .chain(p.inputs.iter().map(|i| i.1));
+        // Per arena word: the width of the one-word signal stored from its bit 0, when known
+        // to have no bits above it (several signals on one word: unknown).
+        let mut word_exact: Vec<Option<u32>> = vec![None; arena_words];
+        let mut shared = vec![false; arena_words];
         for op in whole {
             if let Some(w) = exact_width.get_mut(op.sig as usize) {
                 *w = Some(op.width);
+            }
+            if let Some(slot) = word_exact.get_mut(op.off as usize)
+                && (1..=64).contains(&op.width)
+            {
+                let k = op.off as usize;
+                shared[k] |= slot.is_some_and(|w| w != op.width);
+                *slot = Some(op.width);
+            }
+        }
+        for (w, s) in word_exact.iter_mut().zip(&shared) {
+            if *s {
+                *w = None;
             }
         }
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
@@ -434,6 +453,7 @@ impl Plan {
             block_of_inst,
             fixup,
             exact_width,
+            word_exact,
             chunks,
             reg_chunk,
             nchunks,
@@ -607,7 +627,12 @@ impl<'p> Gen<'p> {
     /// Pushes an operand's value (its low `width` bits).
     fn read(&mut self, op: &Operand) -> &mut Self {
         self.word(op.off);
-        if self.plan.exact_width.get(op.sig as usize) == Some(&Some(op.width)) {
+        if self
+            .plan
+            .exact_width
+            .get(op.sig as usize)
+            .is_some_and(|w| w.is_some_and(|w| w <= op.width))
+        {
             return self;
         }
         self.and_mask(op.width)
@@ -1111,7 +1136,9 @@ impl<'p> Gen<'p> {
             return;
         }
         self.value(inst);
-        self.and_mask(inst.y.width);
+        if !self.fits(inst) {
+            self.and_mask(inst.y.width);
+        }
         self.update(
             u64::from(inst.y.off) * 8,
             inst.y.sig,
@@ -1142,7 +1169,9 @@ impl<'p> Gen<'p> {
         } else {
             self.value(inst);
         }
-        self.and_mask(inst.y.width);
+        if !self.fits(inst) {
+            self.and_mask(inst.y.width);
+        }
         // (A zero-width result may share its word with another signal: never kept.)
         if self.caching && inst.y.width > 0 {
             let local = self.hand_out();
@@ -1162,6 +1191,44 @@ impl<'p> Gen<'p> {
             Origin::Inst(i),
             tracked,
         );
+    }
+
+    /// Whether the value [`Gen::value`] (or the cone code) pushes for `inst` is known to have
+    /// no bits above its width, so that storing it needs no mask.
+    fn fits(&self, inst: &Inst) -> bool {
+        let y = inst.y.width;
+        if y == 0 || y > 64 {
+            return false;
+        }
+        let within = |op: &Operand| op.width <= y;
+        match inst.kind {
+            Kind::Un(op) => !matches!(op, UnOp::Not | UnOp::Pos | UnOp::Neg),
+            Kind::Bin(op) => match op {
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::LogicAnd
+                | BinOp::LogicOr => true,
+                BinOp::And | BinOp::Or | BinOp::Xor => {
+                    !(inst.shape.a_signed && inst.shape.b_signed)
+                        && within(&inst.a)
+                        && within(&inst.b)
+                }
+                _ => false,
+            },
+            Kind::Mux => within(&inst.a) && within(&inst.b),
+            Kind::Pmux => within(&inst.a),
+            Kind::Bmux => true,
+            Kind::Gather(g) => {
+                let g = &self.p.gathers[g as usize];
+                g.constant.first().is_none_or(|&c| c & !mask(y) == 0)
+                    && g.segments.iter().all(|s| s.dst_bit + s.len <= y)
+            }
+            _ => false,
+        }
     }
 
     /// Pushes `$mux` `i`'s (unmasked) result, computing each input's cone only when selected.
@@ -1303,6 +1370,11 @@ impl<'p> Gen<'p> {
                     .i(Instruction::I64Shl)
                     .i(Instruction::I64Or);
             }
+        }
+        // A part that reaches the top of an exact one-word signal has nothing above it.
+        let top = self.plan.word_exact.get(w as usize).copied().flatten();
+        if top.is_some_and(|e| e <= sh + len) && sh + len <= 64 {
+            return self;
         }
         self.and_mask(len)
     }
@@ -1865,19 +1937,67 @@ impl<'p> Gen<'p> {
 
     /// An edge that stages everything and applies it without comparing or marking (no
     /// tracking, or adaptive tracking while untracked: whatever runs next computes everything).
+    ///
+    /// A register whose next value reads no state this edge changes (but its own) is not
+    /// staged: it is computed straight into its state after the write ports (which read the
+    /// old states), saving a store and a load of its staging word.
     fn straight_edge(&mut self, posedge: bool) {
-        let p = self.p;
+        let (p, plan) = (self.p, self.plan);
         let chunks = self.edge_chunks(posedge);
-        for &c in &chunks {
-            self.stage_chunk(c);
+        let reg_chunks = plan.chunks[0].len() + plan.chunks[1].len();
+        let regs: Vec<usize> = chunks
+            .iter()
+            .filter(|&&c| (c as usize) < reg_chunks)
+            .flat_map(|&c| {
+                plan.chunks
+                    .iter()
+                    .flatten()
+                    .nth(c as usize)
+                    .expect("a chunk")
+            })
+            .copied()
+            .collect();
+        let reads: Vec<usize> = chunks
+            .iter()
+            .filter(|&&c| (c as usize) >= reg_chunks)
+            .map(|&c| c as usize - reg_chunks)
+            .collect();
+        let state_words = |op: &Operand| op.off..op.off + op.words().max(1) as u32;
+        let written: std::collections::HashSet<u32> = regs
+            .iter()
+            .map(|&r| p.regs[r].state)
+            .chain(reads.iter().map(|&k| p.reads[k].state))
+            .flat_map(|op| state_words(&op))
+            .collect();
+        let (direct, staged): (Vec<usize>, Vec<usize>) = regs.iter().partition(|&&r| {
+            let own = state_words(&p.regs[r].state);
+            self.reg_inputs(r)
+                .iter()
+                .all(|w| own.contains(w) || !written.contains(w))
+        });
+        for &r in &staged {
+            self.stage_reg(r);
+        }
+        for &k in &reads {
+            self.stage_read(k);
         }
         self.straight = true;
         for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
             self.write_port(k);
         }
         self.straight = false;
-        for &c in &chunks {
-            self.apply_chunk(c, false);
+        for &r in &direct {
+            let state = p.regs[r].state;
+            self.store_at(u64::from(state.off) * 8, |g| g.next_reg(r));
+        }
+        for &r in &staged {
+            let state = p.regs[r].state;
+            self.store_at(u64::from(state.off) * 8, |g| {
+                g.load_at(plan.stage_slot(r));
+            });
+        }
+        for &k in &reads {
+            self.apply_chunk(self.read_chunk(k), false);
         }
     }
 
@@ -1988,9 +2108,31 @@ impl<'p> Gen<'p> {
 
     /// Stages register `r`'s next value (the interpreter's `next_narrow`).
     fn stage_reg(&mut self, r: usize) {
-        let reg = &self.p.regs[r];
         let slot = self.plan.stage_slot(r);
-        self.store_at(slot, |g| {
+        self.store_at(slot, |g| g.next_reg(r));
+    }
+
+    /// The arena words register `r`'s next value reads.
+    fn reg_inputs(&self, r: usize) -> Vec<u32> {
+        let reg = &self.p.regs[r];
+        let mut ops = vec![reg.d, reg.state];
+        ops.extend(reg.en.map(|c| c.sig));
+        for (c, v) in [reg.srst, reg.arst, reg.aload].into_iter().flatten() {
+            ops.push(c.sig);
+            ops.push(v);
+        }
+        ops.extend(reg.set.map(|x| x.0));
+        ops.extend(reg.clr.map(|x| x.0));
+        ops.iter()
+            .flat_map(|o| o.off..o.off + o.words().max(1) as u32)
+            .collect()
+    }
+
+    /// Pushes register `r`'s next value (the interpreter's `next_narrow`).
+    fn next_reg(&mut self, r: usize) {
+        let reg = &self.p.regs[r];
+        {
+            let g = self;
             g.read(&reg.d);
             if let Some(c) = &reg.en {
                 g.set(T1)
@@ -2011,7 +2153,7 @@ impl<'p> Gen<'p> {
             }
             g.overrides(r);
             g.and_mask(reg.state.width);
-        });
+        }
     }
 
     /// Stages synchronous read port `k`: `en ? mem[addr] : state`, then the reset when active
