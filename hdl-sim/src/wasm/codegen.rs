@@ -86,20 +86,22 @@ fn at(offset: u64) -> MemArg {
     }
 }
 
-/// Generates the module for `p` (whose `arena_init` may already have moved out: only its
-/// length, `arena_words`, is needed).
+/// Generates the module for `p` (whose `arena_init` may already have moved out), given the
+/// arena as it is now: its length, and the words nothing writes (constants), which the code
+/// uses as immediates.
 pub(crate) fn generate(
     p: &Program,
-    arena_words: usize,
+    arena: &[u64],
     opts: &Options,
 ) -> Result<WasmModule, Unsupported> {
+    let arena_words = arena.len();
     check(p)?;
     let cones = if opts.cones {
         Cones::find(p, &opts.watch)
     } else {
         Cones::none(p)
     };
-    let plan = Plan::new(p, &cones, arena_words, opts.tracking)?;
+    let plan = Plan::new(p, &cones, arena, opts.tracking)?;
     let ngroups = plan.groups.len();
     let mut funcs: Vec<Function> = Vec::with_capacity(2 + ngroups);
     {
@@ -319,6 +321,8 @@ struct Plan {
     /// Per arena word: the width of the one-word signal stored in it, when every value stored
     /// there is known to have no bits above it (so a part reaching its top needs no mask).
     word_exact: Vec<Option<u32>>,
+    /// Per arena word: its value, when nothing writes it (a constant).
+    constant: Vec<Option<u64>>,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
@@ -331,12 +335,8 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(
-        p: &Program,
-        cones: &Cones,
-        arena_words: usize,
-        tracking: bool,
-    ) -> Result<Plan, Unsupported> {
+    fn new(p: &Program, cones: &Cones, arena: &[u64], tracking: bool) -> Result<Plan, Unsupported> {
+        let arena_words = arena.len();
         let mut base = arena_words as u64 * 8;
         let mut mem_base = Vec::with_capacity(p.memories.len());
         for m in &p.memories {
@@ -407,6 +407,21 @@ impl Plan {
                 *w = None;
             }
         }
+        // The words nothing writes: constants (and unused words).
+        let mut constant: Vec<Option<u64>> = arena.iter().copied().map(Some).collect();
+        let written = p
+            .insts
+            .iter()
+            .map(|i| i.y)
+            .chain(p.regs.iter().map(|r| r.state))
+            .chain(p.reads.iter().map(|r| r.state))
+            .chain(p.inputs.iter().map(|i| i.1));
+        for op in written {
+            let end = (op.off as usize + op.words().max(1)).min(arena_words);
+            for c in constant.iter_mut().take(end).skip(op.off as usize) {
+                *c = None;
+            }
+        }
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
         let mut reg_chunk = vec![None; p.regs.len() + p.reads.len()];
         for (k, posedge) in [true, false].into_iter().enumerate() {
@@ -454,6 +469,7 @@ impl Plan {
             fixup,
             exact_width,
             word_exact,
+            constant,
             chunks,
             reg_chunk,
             nchunks,
@@ -613,6 +629,9 @@ impl<'p> Gen<'p> {
     fn word(&mut self, off: u32) -> &mut Self {
         if let Some(&(_, local)) = self.cache.iter().find(|&&(w, _)| w == off) {
             return self.get(local);
+        }
+        if let Some(&Some(v)) = self.plan.constant.get(off as usize) {
+            return self.c(v);
         }
         self.load_at(u64::from(off) * 8)
     }
@@ -1482,10 +1501,25 @@ impl<'p> Gen<'p> {
             Kind::Gather(g) => {
                 let g = &self.p.gathers[g as usize];
                 self.c(g.constant[0]);
+                // Copies of one part (`{32{x}}`, byte enables spread to bytes) are one product:
+                // the part times the sum of its destinations' bits, which do not overlap.
+                let mut parts: Vec<((u32, u32, u32), u64)> = Vec::new();
                 for s in &g.segments {
-                    self.extract(s.src_off, s.src_bit, s.len);
-                    if s.dst_bit > 0 {
-                        self.c(u64::from(s.dst_bit)).i(Instruction::I64Shl);
+                    let key = (s.src_off, s.src_bit, s.len);
+                    let bit = 1u64 << s.dst_bit;
+                    match parts.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, m)) => *m |= bit,
+                        None => parts.push((key, bit)),
+                    }
+                }
+                for ((off, bit, len), m) in parts {
+                    self.extract(off, bit, len);
+                    if m.is_power_of_two() {
+                        if m > 1 {
+                            self.c(u64::from(m.trailing_zeros())).i(Instruction::I64Shl);
+                        }
+                    } else {
+                        self.c(m).i(Instruction::I64Mul);
                     }
                     self.i(Instruction::I64Or);
                 }
