@@ -687,6 +687,17 @@ impl<'p> Gen<'p> {
         self.c(u64::MAX).i(Instruction::I64Xor)
     }
 
+    /// Pushes (i32) whether an operand is non-zero: a one-bit operand (read as 0 or 1) is
+    /// only wrapped.
+    fn truth(&mut self, op: &Operand) -> &mut Self {
+        self.read(op);
+        if op.width == 1 {
+            self.i(Instruction::I32WrapI64)
+        } else {
+            self.nonzero()
+        }
+    }
+
     /// i64 → i32: is it non-zero?
     fn nonzero(&mut self) -> &mut Self {
         self.i(Instruction::I64Eqz).i(Instruction::I32Eqz)
@@ -1254,7 +1265,7 @@ impl<'p> Gen<'p> {
     fn mux_cones(&mut self, i: usize) {
         let (p, cones) = (self.p, self.cones);
         let inst = &p.insts[i];
-        self.read(&inst.s).nonzero();
+        self.truth(&inst.s);
         let snap = self.snapshot();
         self.if_else(
             |g| {
@@ -1450,8 +1461,8 @@ impl<'p> Gen<'p> {
             Kind::Un(op) => self.un(inst, op),
             Kind::Bin(op) => self.bin(inst, op),
             Kind::Mux => {
-                self.read(&inst.b).read(&inst.a).read(&inst.s);
-                self.nonzero().i(Instruction::Select);
+                self.read(&inst.b).read(&inst.a).truth(&inst.s);
+                self.i(Instruction::Select);
             }
             Kind::Bwmux => {
                 self.read(&inst.a)
@@ -1610,6 +1621,8 @@ impl<'p> Gen<'p> {
             UnOp::ReduceAnd if aw == 0 => {
                 self.i(Instruction::Drop).c(1);
             }
+            // A one-bit operand (read as 0 or 1) is its own reduction.
+            UnOp::ReduceAnd | UnOp::ReduceOr | UnOp::ReduceBool | UnOp::ReduceXor if aw == 1 => {}
             UnOp::ReduceAnd => {
                 self.c(mask(aw))
                     .i(Instruction::I64Eq)
@@ -1623,6 +1636,9 @@ impl<'p> Gen<'p> {
                 if op == UnOp::ReduceXnor {
                     self.c(1).i(Instruction::I64Xor);
                 }
+            }
+            UnOp::LogicNot if aw == 1 => {
+                self.c(1).i(Instruction::I64Xor);
             }
             UnOp::LogicNot => {
                 self.i(Instruction::I64Eqz).i(Instruction::I64ExtendI32U);
@@ -1668,6 +1684,15 @@ impl<'p> Gen<'p> {
             return;
         }
         match op {
+            BinOp::LogicAnd | BinOp::LogicOr if aw == 1 && inst.b.width == 1 => {
+                // Two bits (read as 0 or 1): the bitwise operator.
+                self.read(&inst.a).read(&inst.b);
+                if op == BinOp::LogicAnd {
+                    self.i(Instruction::I64And);
+                } else {
+                    self.i(Instruction::I64Or);
+                }
+            }
             BinOp::LogicAnd | BinOp::LogicOr => {
                 self.read(&inst.a).nonzero().read(&inst.b).nonzero();
                 if op == BinOp::LogicAnd {
