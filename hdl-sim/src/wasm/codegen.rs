@@ -323,6 +323,8 @@ struct Plan {
     word_exact: Vec<Option<u32>>,
     /// Per arena word: its value, when nothing writes it (a constant).
     constant: Vec<Option<u64>>,
+    /// Per instruction: its result lives in a local only (see [`local_only`]).
+    local_only: Vec<bool>,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
@@ -378,6 +380,7 @@ impl Plan {
             .map(|s| s..(s + GROUP).min(blocks.len()))
             .collect();
         let fixup = root.len() < n;
+        let local_only = local_only(p, cones, &root);
         let mut exact_width = vec![None; p.inst_fanout_start.len().saturating_sub(1)];
         let whole = p
             .insts
@@ -470,6 +473,7 @@ impl Plan {
             exact_width,
             word_exact,
             constant,
+            local_only,
             chunks,
             reg_chunk,
             nchunks,
@@ -505,6 +509,67 @@ impl Plan {
     fn chunk_bit(&self, c: u64) -> (u64, u64) {
         (self.chunk_mask + c / 64 * 8, 1 << (c % 64))
     }
+}
+
+/// The instructions of cones whose results a group function need not store: every reader is
+/// in the same cone, emitted fewer than [`CACHED`] results later (so the local holding the
+/// result has not been handed out again), and reads it through the locals (not a `$pmux` or
+/// `$bmux`, which may load parts from memory at a computed address). Their stored values are
+/// stale until the fixup recomputes every cone, as for any cone that was not selected.
+fn local_only(p: &Program, cones: &Cones, root: &[usize]) -> Vec<bool> {
+    let n = p.insts.len();
+    // Where each instruction hands out its local in a group function: after its cones.
+    fn walk(p: &Program, cones: &Cones, i: usize, pos: &mut [usize], next: &mut usize) {
+        if cones.branches(i) {
+            let inst = &p.insts[i];
+            let arms: Vec<u32> = match inst.kind {
+                Kind::Mux => vec![1, 0],
+                _ => (1..=inst.s.width).chain([0]).collect(),
+            };
+            for arm in arms {
+                for &m in cones.arm(i, arm) {
+                    walk(p, cones, m as usize, pos, next);
+                }
+            }
+        }
+        pos[i] = *next;
+        *next += 1;
+    }
+    let mut pos = vec![usize::MAX; n];
+    let mut next = 0;
+    for &i in root {
+        walk(p, cones, i, &mut pos, &mut next);
+    }
+    let nsig = p.inst_fanout_start.len().saturating_sub(1);
+    (0..n)
+        .map(|m| {
+            let inst = &p.insts[m];
+            let s = inst.y.sig as usize;
+            if !matches!(cones.ctx[m], Ctx::Arm { .. })
+                || inst.y.width == 0
+                || inst.y.width > 64
+                || s >= nsig
+                || pos[m] == usize::MAX
+            {
+                return false;
+            }
+            let readers = &p.inst_fanout
+                [p.inst_fanout_start[s] as usize..p.inst_fanout_start[s + 1] as usize];
+            !readers.is_empty()
+                && readers.iter().all(|&r| {
+                    let r = r as usize;
+                    // A gather absorbed by a `$pmux` is read where the `$pmux` is emitted.
+                    let at = match cones.ctx[r] {
+                        Ctx::Absorbed { pmux } => pos[pmux as usize],
+                        _ => pos[r],
+                    };
+                    !matches!(p.insts[r].kind, Kind::Pmux | Kind::Bmux)
+                        && at != usize::MAX
+                        && at > pos[m]
+                        && at - pos[m] < CACHED as usize - 1
+                })
+        })
+        .collect()
 }
 
 /// Scratch locals (local 0 is `run`'s parameter, unused elsewhere).
@@ -1205,6 +1270,11 @@ impl<'p> Gen<'p> {
         // (A zero-width result may share its word with another signal: never kept.)
         if self.caching && inst.y.width > 0 {
             let local = self.hand_out();
+            if self.plan.local_only[i] {
+                self.set(local);
+                self.cache.push((inst.y.off, local));
+                return;
+            }
             self.update_in(
                 u64::from(inst.y.off) * 8,
                 inst.y.sig,
