@@ -510,6 +510,29 @@ mod random {
                         y,
                     )
                 }
+                9 => {
+                    // A reduction of a concatenation of subtrees (of one bit and wider), which
+                    // the generator reduces part by part without assembling it.
+                    const OPS: &[&str] =
+                        &["$reduce_and", "$reduce_or", "$reduce_bool", "$logic_not"];
+                    let kind = OPS[self.d.below(OPS.len() as u64) as usize];
+                    let mut a = Vec::new();
+                    for _ in 0..2 + self.d.below(3) {
+                        let aw = if self.d.below(2) == 0 {
+                            1
+                        } else {
+                            1 + self.d.below(6)
+                        };
+                        a.extend(self.expr(depth - 1, aw));
+                    }
+                    let y = self.fresh(w);
+                    self.cell(
+                        json!({"type": kind, "parameters": {"A_SIGNED": p(0),
+                            "A_WIDTH": p(a.len() as u64), "Y_WIDTH": p(w)},
+                            "connections": {"A": a, "Y": y.clone()}}),
+                        y,
+                    )
+                }
                 _ => {
                     const OPS: &[&str] = &[
                         "$add", "$sub", "$mul", "$xor", "$and", "$div", "$mod", "$eq", "$lt",

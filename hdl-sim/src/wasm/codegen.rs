@@ -1259,7 +1259,8 @@ impl<'p> Gen<'p> {
         if self.cones.branches(i) {
             match inst.kind {
                 Kind::Mux => self.mux_cones(i),
-                _ => self.pmux_cones(i),
+                Kind::Pmux => self.pmux_cones(i),
+                _ => self.reduce_gather(i),
             }
         } else {
             self.value(inst);
@@ -1390,6 +1391,62 @@ impl<'p> Gen<'p> {
         }
         self.read(&inst.a).i(Instruction::End);
         self.restore(&snap);
+    }
+
+    /// Pushes reduction `i`'s result from the parts of the gather it absorbed (see
+    /// [`super::cones::reduces`]): or-ed unshifted for `|` and `!`; for `&`, every part all
+    /// ones (one-bit parts: and-ed) and every bit no part covers a constant one.
+    fn reduce_gather(&mut self, i: usize) {
+        let p = self.p;
+        let inst = &p.insts[i];
+        let gi = self.cones.absorbed[&(i as u32)];
+        let Kind::Gather(g) = p.insts[gi as usize].kind else {
+            unreachable!("only gathers are absorbed")
+        };
+        let g = &p.gathers[g as usize];
+        let w = inst.a.width;
+        let constant = g.constant.first().copied().unwrap_or(0) & mask(w);
+        let Kind::Un(op) = inst.kind else {
+            unreachable!("only reductions absorb gathers besides `$pmux`")
+        };
+        if op == UnOp::ReduceAnd {
+            let covered = g
+                .segments
+                .iter()
+                .fold(0u64, |m, s| m | mask(s.len) << s.dst_bit);
+            if (covered | constant) & mask(w) != mask(w) {
+                // A bit that no part covers is a constant zero.
+                self.c(0);
+                return;
+            }
+            if g.segments.iter().all(|s| s.len == 1) {
+                self.c(1);
+                for s in &g.segments {
+                    self.extract(s.src_off, s.src_bit, 1).i(Instruction::I64And);
+                }
+                return;
+            }
+            self.c(0);
+            for s in &g.segments {
+                self.extract(s.src_off, s.src_bit, s.len)
+                    .c(mask(s.len))
+                    .i(Instruction::I64Xor)
+                    .i(Instruction::I64Or);
+            }
+            self.i(Instruction::I64Eqz).i(Instruction::I64ExtendI32U);
+            return;
+        }
+        self.c(constant);
+        for s in &g.segments {
+            self.extract(s.src_off, s.src_bit, s.len)
+                .i(Instruction::I64Or);
+        }
+        if op == UnOp::LogicNot {
+            self.i(Instruction::I64Eqz);
+        } else {
+            self.nonzero();
+        }
+        self.i(Instruction::I64ExtendI32U);
     }
 
     /// Pushes case `k` of `$pmux` `i`: bits `k * W ..` of its `b`.
