@@ -22,7 +22,8 @@
 //! for a byte) then costs a few tests a cycle; a busy one pays a compare per instruction whose
 //! readers lie in other blocks. So tracking is adaptive (designs of up to [`ADAPT_MAX_INSTS`]
 //! instructions): `run` counts the instructions of the blocks that ran over [`PROBE_CYCLES`]
-//! cycles, and when half of them did, runs the next [`FULL_CYCLES`] with an untracked copy of
+//! cycles, and when half of them did, runs the next [`FULL_CYCLES`] (twice as many after each
+//! busy measure in a row, up to [`FULL_CYCLES_MAX`]) with an untracked copy of
 //! the group functions and of the edges (every chunk staged, no compares, no marks), then marks
 //! everything and measures again.
 
@@ -62,8 +63,12 @@ const PROBE_CYCLES: i64 = 64;
 /// tracked instruction costs about twice an untracked one: PicoRV32 runs about 70 % of its
 /// instructions a cycle, and is faster untracked), …
 const BUSY_SIXTEENTHS: u64 = 8;
-/// … and the cycles then run untracked before measuring again.
+/// … and the cycles then run untracked before measuring again: [`FULL_CYCLES`] after a
+/// tracked stretch, twice as many after each busy measure in a row up to [`FULL_CYCLES_MAX`]
+/// (a design busy for good then pays its tracked measures on one cycle in 256, not one in
+/// 32).
 const FULL_CYCLES: i64 = 2048;
+const FULL_CYCLES_MAX: i64 = 16384;
 /// The most instructions a design may have for its module to hold the untracked copy of its
 /// logic as well (it doubles the code to compile).
 const ADAPT_MAX_INSTS: usize = 4096;
@@ -111,7 +116,7 @@ pub(crate) fn generate(
             &cones,
             opts,
             Function::new([(
-                LOCALS + opts.watch.len() as u32 + 3 + plan.chunk_words() as u32,
+                LOCALS + opts.watch.len() as u32 + 4 + plan.chunk_words() as u32,
                 ValType::I64,
             )]),
         );
@@ -931,6 +936,8 @@ impl<'p> Gen<'p> {
         if self.plan.adaptive {
             let (mode, window) = (self.mode(), self.window());
             self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
+            let span = self.span();
+            self.c(FULL_CYCLES as u64 / 2).set(span);
             self.store_at(self.plan.counter, |g| {
                 g.c(0);
             });
@@ -1040,6 +1047,11 @@ impl<'p> Gen<'p> {
         self.mode() + 2 + self.plan.chunk_words() as u32
     }
 
+    /// `run`'s local holding the length of the next untracked window (adaptive).
+    fn span(&self) -> u32 {
+        self.left() + 1
+    }
+
     /// Chunk `c` was staged at this edge.
     fn set_staged(&mut self, c: u64) {
         let (_, bit) = self.plan.chunk_bit(c);
@@ -1089,13 +1101,29 @@ impl<'p> Gen<'p> {
         self.all_flags_up();
         self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
         self.i(Instruction::Else);
-        // mode = counter >= busy; window = mode ? FULL : PROBE
+        // mode = counter >= busy; span = mode ? min(2 span, MAX) : FULL / 2;
+        // window = mode ? span : PROBE
+        let span = self.span();
         self.load_at(self.plan.counter)
             .c(busy)
             .i(Instruction::I64GeU)
             .i(Instruction::I64ExtendI32U)
             .set(mode)
-            .c(FULL_CYCLES as u64)
+            .get(span)
+            .c(1)
+            .i(Instruction::I64Shl)
+            .i(Instruction::LocalTee(T1))
+            .c(FULL_CYCLES_MAX as u64)
+            .get(T1)
+            .c(FULL_CYCLES_MAX as u64)
+            .i(Instruction::I64LtU)
+            .i(Instruction::Select)
+            .c(FULL_CYCLES as u64 / 2)
+            .get(mode)
+            .nonzero()
+            .i(Instruction::Select)
+            .set(span)
+            .get(span)
             .c(PROBE_CYCLES as u64)
             .get(mode)
             .nonzero()
