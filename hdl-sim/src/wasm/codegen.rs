@@ -1469,6 +1469,13 @@ impl<'p> Gen<'p> {
             self.extract(s.src_off, s.src_bit, s.len)
                 .i(Instruction::I64Or);
         }
+        if constant <= 1 && g.segments.iter().all(|s| s.len == 1) {
+            // Bits or-ed unshifted: already 0 or 1.
+            if op == UnOp::LogicNot {
+                self.c(1).i(Instruction::I64Xor);
+            }
+            return;
+        }
         if op == UnOp::LogicNot {
             self.i(Instruction::I64Eqz);
         } else {
