@@ -2373,7 +2373,19 @@ impl<'p> Gen<'p> {
                 });
             }
             g.overrides(r);
-            g.and_mask(reg.state.width);
+            // Each value it may take is read within its own width (per-bit set and clear may
+            // set any bit).
+            let w = reg.state.width;
+            let fits = reg.d.width <= w
+                && [reg.srst, reg.arst, reg.aload]
+                    .iter()
+                    .flatten()
+                    .all(|(_, v)| v.width <= w)
+                && reg.set.is_none()
+                && reg.clr.is_none();
+            if !fits {
+                g.and_mask(w);
+            }
         }
     }
 
