@@ -130,7 +130,7 @@ pub(crate) fn generate(
             plan,
             &cones,
             opts,
-            Function::new([(CACHE0 + CACHED, ValType::I64)]),
+            Function::new([(CACHE0 + CACHED + LOADED, ValType::I64)]),
         );
         g.caching = true;
         g.group(k);
@@ -592,6 +592,11 @@ const WATCH0: u32 = 8;
 /// straight line of code (so they are not loaded again), and how many there are.
 const CACHE0: u32 = 8;
 const CACHED: u32 = 48;
+/// The locals after those that keep arena words loaded in the same straight line (a register
+/// read by several comparisons is loaded once), and how many there are. A word read in a
+/// group function is not written after it there (readers come after writers), but for the
+/// results written since, which replace it.
+const LOADED: u32 = 32;
 
 /// The instruction that emitted a mark, so that marks of its own block (which runs on after
 /// it) and of blocks later in its own group (whose flags are still to be tested) stay light.
@@ -614,12 +619,14 @@ struct Gen<'p> {
     cache: Vec<(u32, u32)>,
     /// Locals handed out so far (round robin over the `CACHED` ones).
     handed: u64,
+    /// Loaded words kept so far (round robin over the `LOADED` locals after the results').
+    loads: u64,
     /// Emitting a [`Gen::straight_edge`]: everything is staged, nothing is marked.
     straight: bool,
 }
 
 /// What the cache was before a branch: its entries and how many locals had been handed out.
-struct Snapshot(Vec<(u32, u32)>, u64);
+struct Snapshot(Vec<(u32, u32)>, u64, u64);
 
 impl<'p> Gen<'p> {
     fn new(
@@ -638,6 +645,7 @@ impl<'p> Gen<'p> {
             caching: false,
             cache: Vec::new(),
             handed: 0,
+            loads: 0,
             straight: false,
         }
     }
@@ -652,16 +660,36 @@ impl<'p> Gen<'p> {
         local
     }
 
+    /// A local for a word just loaded (evicting what it held).
+    fn hand_out_load(&mut self) -> u32 {
+        let local = CACHE0 + CACHED + (self.loads % u64::from(LOADED)) as u32;
+        self.loads += 1;
+        self.cache.retain(|&(_, l)| l != local);
+        local
+    }
+
+    /// Forgets what the locals say of arena word `w` (it is being written).
+    fn forget(&mut self, w: u32) {
+        self.cache.retain(|&(x, _)| x != w);
+    }
+
     fn snapshot(&self) -> Snapshot {
-        Snapshot(self.cache.clone(), self.handed)
+        Snapshot(self.cache.clone(), self.handed, self.loads)
     }
 
     /// The cache as it was at `snap`, less the locals handed out since (on the branch just
     /// emitted they may hold something else).
     fn restore(&mut self, snap: &Snapshot) {
         let (from, to, n) = (snap.1, self.handed, u64::from(CACHED));
-        let clobbered =
-            |l: u32| to - from >= n || (from..to).any(|c| c % n == u64::from(l - CACHE0));
+        let (lfrom, lto, ln) = (snap.2, self.loads, u64::from(LOADED));
+        let clobbered = |l: u32| {
+            if l < CACHE0 + CACHED {
+                to - from >= n || (from..to).any(|c| c % n == u64::from(l - CACHE0))
+            } else {
+                let k = u64::from(l - CACHE0 - CACHED);
+                lto - lfrom >= ln || (lfrom..lto).any(|c| c % ln == k)
+            }
+        };
         self.cache = snap
             .0
             .iter()
@@ -702,6 +730,13 @@ impl<'p> Gen<'p> {
         }
         if let Some(&Some(v)) = self.plan.constant.get(off as usize) {
             return self.c(v);
+        }
+        if self.caching {
+            let local = self.hand_out_load();
+            self.load_at(u64::from(off) * 8)
+                .i(Instruction::LocalTee(local));
+            self.cache.push((off, local));
+            return self;
         }
         self.load_at(u64::from(off) * 8)
     }
@@ -1297,6 +1332,7 @@ impl<'p> Gen<'p> {
             self.and_mask(inst.y.width);
         }
         // (A zero-width result may share its word with another signal: never kept.)
+        self.forget(inst.y.off);
         if self.caching && inst.y.width > 0 {
             let local = self.hand_out();
             if self.plan.local_only[i] {
@@ -1529,6 +1565,7 @@ impl<'p> Gen<'p> {
     fn wide_gather(&mut self, y_off: u32, g: usize) {
         let g = &self.p.gathers[g];
         for (k, &c) in g.constant.iter().enumerate() {
+            self.forget(y_off + k as u32);
             self.store_at(u64::from(y_off + k as u32) * 8, |e| {
                 e.c(c);
             });
@@ -1536,7 +1573,9 @@ impl<'p> Gen<'p> {
         for s in &g.segments {
             let w = y_off + s.dst_bit / 64;
             self.store_at(u64::from(w) * 8, |e| {
-                e.word(w).extract(s.src_off, s.src_bit, s.len);
+                // Its own word, as far as assembled: from memory, never from a local.
+                e.load_at(u64::from(w) * 8)
+                    .extract(s.src_off, s.src_bit, s.len);
                 if s.dst_bit % 64 > 0 {
                     e.c(u64::from(s.dst_bit % 64)).i(Instruction::I64Shl);
                 }
