@@ -258,6 +258,57 @@ fn a_simulator_of_another_design_is_refused() {
     assert_eq!(other.cycle(), 0, "nothing ran");
 }
 
+/// A 128-bit concatenation of eight 16-bit registers, two parts per word, read by two `$pmux`
+/// cells (so it is assembled in memory, not absorbed by either), which choose 32-bit parts of it.
+#[test]
+fn a_wide_concatenation_read_twice_matches_the_interpreter() {
+    use serde_json::json;
+    let bits = |from: u64, n: u64| (from..from + n).collect::<Vec<u64>>();
+    let p = |v: u64| format!("{v:032b}");
+    let mut cells = serde_json::Map::new();
+    let mut wide = Vec::new();
+    for k in 0..8u64 {
+        let (q, d) = (bits(100 + 32 * k, 16), bits(116 + 32 * k, 16));
+        // r_k <= r_k + a[15:0] + k (an adder per register, so each changes its own way).
+        cells.insert(
+            format!("add{k}"),
+            json!({"type": "$add",
+            "parameters": {"A_SIGNED": p(0), "B_SIGNED": p(0), "A_WIDTH": p(16),
+                "B_WIDTH": p(16), "Y_WIDTH": p(16)},
+            "connections": {"A": q, "B": bits(2 + k, 16), "Y": d}}),
+        );
+        cells.insert(
+            format!("r{k}"),
+            json!({"type": "$dff",
+            "parameters": {"WIDTH": p(16), "CLK_POLARITY": p(1)},
+            "connections": {"CLK": [1], "D": d, "Q": q}}),
+        );
+        wide.extend(q);
+    }
+    for (k, s) in [(0u64, 2u64), (1, 6)] {
+        cells.insert(
+            format!("pmux{k}"),
+            json!({"type": "$pmux",
+            "parameters": {"WIDTH": p(32), "S_WIDTH": p(4)},
+            "connections": {"A": bits(2, 32), "B": wide, "S": bits(2 + s, 4),
+                "Y": bits(400 + 32 * k, 32)}}),
+        );
+    }
+    let text = json!({"modules": {"top": {
+        "attributes": {"top": p(1)},
+        "ports": {
+            "clk": {"direction": "input", "bits": [1]},
+            "a": {"direction": "input", "bits": bits(2, 32)},
+            "y": {"direction": "output", "bits": bits(400, 64)}
+        },
+        "cells": cells,
+        "netnames": {"wide": {"bits": wide}}
+    }}})
+    .to_string();
+    let sim = Simulator::from_json(&text, Some("clk")).expect("the netlist loads");
+    compare("wide concatenation", sim, 7, 3000).expect("compiled");
+}
+
 mod random {
     //! Random graphs of the word-level cells the generator covers, with registers feeding
     //! back into the logic, compiled vs interpreted for thousands of cycles.
@@ -507,6 +558,29 @@ mod random {
                     self.cell(
                         json!({"type": "$pmux", "parameters": {"WIDTH": p(w), "S_WIDTH": p(sw)},
                             "connections": {"A": a, "B": b, "S": s, "Y": y.clone()}}),
+                        y,
+                    )
+                }
+                9 => {
+                    // A reduction of a concatenation of subtrees (of one bit and wider), which
+                    // the generator reduces part by part without assembling it.
+                    const OPS: &[&str] =
+                        &["$reduce_and", "$reduce_or", "$reduce_bool", "$logic_not"];
+                    let kind = OPS[self.d.below(OPS.len() as u64) as usize];
+                    let mut a = Vec::new();
+                    for _ in 0..2 + self.d.below(3) {
+                        let aw = if self.d.below(2) == 0 {
+                            1
+                        } else {
+                            1 + self.d.below(6)
+                        };
+                        a.extend(self.expr(depth - 1, aw));
+                    }
+                    let y = self.fresh(w);
+                    self.cell(
+                        json!({"type": kind, "parameters": {"A_SIGNED": p(0),
+                            "A_WIDTH": p(a.len() as u64), "Y_WIDTH": p(w)},
+                            "connections": {"A": a, "Y": y.clone()}}),
                         y,
                     )
                 }

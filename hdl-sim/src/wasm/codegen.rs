@@ -22,7 +22,8 @@
 //! for a byte) then costs a few tests a cycle; a busy one pays a compare per instruction whose
 //! readers lie in other blocks. So tracking is adaptive (designs of up to [`ADAPT_MAX_INSTS`]
 //! instructions): `run` counts the instructions of the blocks that ran over [`PROBE_CYCLES`]
-//! cycles, and when half of them did, runs the next [`FULL_CYCLES`] with an untracked copy of
+//! cycles, and when half of them did, runs the next [`FULL_CYCLES`] (twice as many after each
+//! busy measure in a row, up to [`FULL_CYCLES_MAX`]) with an untracked copy of
 //! the group functions and of the edges (every chunk staged, no compares, no marks), then marks
 //! everything and measures again.
 
@@ -62,8 +63,12 @@ const PROBE_CYCLES: i64 = 64;
 /// tracked instruction costs about twice an untracked one: PicoRV32 runs about 70 % of its
 /// instructions a cycle, and is faster untracked), …
 const BUSY_SIXTEENTHS: u64 = 8;
-/// … and the cycles then run untracked before measuring again.
+/// … and the cycles then run untracked before measuring again: [`FULL_CYCLES`] after a
+/// tracked stretch, twice as many after each busy measure in a row up to [`FULL_CYCLES_MAX`]
+/// (a design busy for good then pays its tracked measures on one cycle in 256, not one in
+/// 32).
 const FULL_CYCLES: i64 = 2048;
+const FULL_CYCLES_MAX: i64 = 16384;
 /// The most instructions a design may have for its module to hold the untracked copy of its
 /// logic as well (it doubles the code to compile).
 const ADAPT_MAX_INSTS: usize = 4096;
@@ -86,20 +91,22 @@ fn at(offset: u64) -> MemArg {
     }
 }
 
-/// Generates the module for `p` (whose `arena_init` may already have moved out: only its
-/// length, `arena_words`, is needed).
+/// Generates the module for `p` (whose `arena_init` may already have moved out), given the
+/// arena as it is now: its length, and the words nothing writes (constants), which the code
+/// uses as immediates.
 pub(crate) fn generate(
     p: &Program,
-    arena_words: usize,
+    arena: &[u64],
     opts: &Options,
 ) -> Result<WasmModule, Unsupported> {
+    let arena_words = arena.len();
     check(p)?;
     let cones = if opts.cones {
         Cones::find(p, &opts.watch)
     } else {
         Cones::none(p)
     };
-    let plan = Plan::new(p, &cones, arena_words, opts.tracking)?;
+    let plan = Plan::new(p, &cones, arena, opts.tracking)?;
     let ngroups = plan.groups.len();
     let mut funcs: Vec<Function> = Vec::with_capacity(2 + ngroups);
     {
@@ -109,7 +116,7 @@ pub(crate) fn generate(
             &cones,
             opts,
             Function::new([(
-                LOCALS + opts.watch.len() as u32 + 3 + plan.chunk_words() as u32,
+                LOCALS + opts.watch.len() as u32 + 4 + plan.chunk_words() as u32,
                 ValType::I64,
             )]),
         );
@@ -123,7 +130,7 @@ pub(crate) fn generate(
             plan,
             &cones,
             opts,
-            Function::new([(CACHE0 + CACHED, ValType::I64)]),
+            Function::new([(CACHE0 + CACHED + LOADED, ValType::I64)]),
         );
         g.caching = true;
         g.group(k);
@@ -316,6 +323,13 @@ struct Plan {
     /// (instruction results, registers, read ports, inputs), so that reading all of it needs
     /// no mask.
     exact_width: Vec<Option<u32>>,
+    /// Per arena word: the width of the one-word signal stored in it, when every value stored
+    /// there is known to have no bits above it (so a part reaching its top needs no mask).
+    word_exact: Vec<Option<u32>>,
+    /// Per arena word: its value, when nothing writes it (a constant).
+    constant: Vec<Option<u64>>,
+    /// Per instruction: its result lives in a local only (see [`local_only`]).
+    local_only: Vec<bool>,
     /// Per clock polarity (rising first): chunks of register indices.
     chunks: [Vec<Vec<usize>>; 2],
     /// Per register: its chunk number (over both polarities), if clocked.
@@ -328,12 +342,8 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(
-        p: &Program,
-        cones: &Cones,
-        arena_words: usize,
-        tracking: bool,
-    ) -> Result<Plan, Unsupported> {
+    fn new(p: &Program, cones: &Cones, arena: &[u64], tracking: bool) -> Result<Plan, Unsupported> {
+        let arena_words = arena.len();
         let mut base = arena_words as u64 * 8;
         let mut mem_base = Vec::with_capacity(p.memories.len());
         for m in &p.memories {
@@ -375,6 +385,7 @@ impl Plan {
             .map(|s| s..(s + GROUP).min(blocks.len()))
             .collect();
         let fixup = root.len() < n;
+        let local_only = local_only(p, cones, &root);
         let mut exact_width = vec![None; p.inst_fanout_start.len().saturating_sub(1)];
         let whole = p
             .insts
@@ -383,9 +394,40 @@ impl Plan {
             .chain(p.regs.iter().map(|r| r.state))
             .chain(p.reads.iter().map(|r| r.state))
             .chain(p.inputs.iter().map(|i| i.1));
+        // Per arena word: the width of the one-word signal stored from its bit 0, when known
+        // to have no bits above it (several signals on one word: unknown).
+        let mut word_exact: Vec<Option<u32>> = vec![None; arena_words];
+        let mut shared = vec![false; arena_words];
         for op in whole {
             if let Some(w) = exact_width.get_mut(op.sig as usize) {
                 *w = Some(op.width);
+            }
+            if let Some(slot) = word_exact.get_mut(op.off as usize)
+                && (1..=64).contains(&op.width)
+            {
+                let k = op.off as usize;
+                shared[k] |= slot.is_some_and(|w| w != op.width);
+                *slot = Some(op.width);
+            }
+        }
+        for (w, s) in word_exact.iter_mut().zip(&shared) {
+            if *s {
+                *w = None;
+            }
+        }
+        // The words nothing writes: constants (and unused words).
+        let mut constant: Vec<Option<u64>> = arena.iter().copied().map(Some).collect();
+        let written = p
+            .insts
+            .iter()
+            .map(|i| i.y)
+            .chain(p.regs.iter().map(|r| r.state))
+            .chain(p.reads.iter().map(|r| r.state))
+            .chain(p.inputs.iter().map(|i| i.1));
+        for op in written {
+            let end = (op.off as usize + op.words().max(1)).min(arena_words);
+            for c in constant.iter_mut().take(end).skip(op.off as usize) {
+                *c = None;
             }
         }
         let mut chunks: [Vec<Vec<usize>>; 2] = [Vec::new(), Vec::new()];
@@ -434,6 +476,9 @@ impl Plan {
             block_of_inst,
             fixup,
             exact_width,
+            word_exact,
+            constant,
+            local_only,
             chunks,
             reg_chunk,
             nchunks,
@@ -471,6 +516,67 @@ impl Plan {
     }
 }
 
+/// The instructions of cones whose results a group function need not store: every reader is
+/// in the same cone, emitted fewer than [`CACHED`] results later (so the local holding the
+/// result has not been handed out again), and reads it through the locals (not a `$pmux` or
+/// `$bmux`, which may load parts from memory at a computed address). Their stored values are
+/// stale until the fixup recomputes every cone, as for any cone that was not selected.
+fn local_only(p: &Program, cones: &Cones, root: &[usize]) -> Vec<bool> {
+    let n = p.insts.len();
+    // Where each instruction hands out its local in a group function: after its cones.
+    fn walk(p: &Program, cones: &Cones, i: usize, pos: &mut [usize], next: &mut usize) {
+        if cones.branches(i) {
+            let inst = &p.insts[i];
+            let arms: Vec<u32> = match inst.kind {
+                Kind::Mux => vec![1, 0],
+                _ => (1..=inst.s.width).chain([0]).collect(),
+            };
+            for arm in arms {
+                for &m in cones.arm(i, arm) {
+                    walk(p, cones, m as usize, pos, next);
+                }
+            }
+        }
+        pos[i] = *next;
+        *next += 1;
+    }
+    let mut pos = vec![usize::MAX; n];
+    let mut next = 0;
+    for &i in root {
+        walk(p, cones, i, &mut pos, &mut next);
+    }
+    let nsig = p.inst_fanout_start.len().saturating_sub(1);
+    (0..n)
+        .map(|m| {
+            let inst = &p.insts[m];
+            let s = inst.y.sig as usize;
+            if !matches!(cones.ctx[m], Ctx::Arm { .. })
+                || inst.y.width == 0
+                || inst.y.width > 64
+                || s >= nsig
+                || pos[m] == usize::MAX
+            {
+                return false;
+            }
+            let readers = &p.inst_fanout
+                [p.inst_fanout_start[s] as usize..p.inst_fanout_start[s + 1] as usize];
+            !readers.is_empty()
+                && readers.iter().all(|&r| {
+                    let r = r as usize;
+                    // A gather absorbed by a `$pmux` is read where the `$pmux` is emitted.
+                    let at = match cones.ctx[r] {
+                        Ctx::Absorbed { pmux } => pos[pmux as usize],
+                        _ => pos[r],
+                    };
+                    !matches!(p.insts[r].kind, Kind::Pmux | Kind::Bmux)
+                        && at != usize::MAX
+                        && at > pos[m]
+                        && at - pos[m] < CACHED as usize - 1
+                })
+        })
+        .collect()
+}
+
 /// Scratch locals (local 0 is `run`'s parameter, unused elsewhere).
 const N: u32 = 0; // the parameter: cycles asked for
 const T1: u32 = 2;
@@ -486,6 +592,11 @@ const WATCH0: u32 = 8;
 /// straight line of code (so they are not loaded again), and how many there are.
 const CACHE0: u32 = 8;
 const CACHED: u32 = 48;
+/// The locals after those that keep arena words loaded in the same straight line (a register
+/// read by several comparisons is loaded once), and how many there are. A word read in a
+/// group function is not written after it there (readers come after writers), but for the
+/// results written since, which replace it.
+const LOADED: u32 = 32;
 
 /// The instruction that emitted a mark, so that marks of its own block (which runs on after
 /// it) and of blocks later in its own group (whose flags are still to be tested) stay light.
@@ -508,12 +619,14 @@ struct Gen<'p> {
     cache: Vec<(u32, u32)>,
     /// Locals handed out so far (round robin over the `CACHED` ones).
     handed: u64,
+    /// Loaded words kept so far (round robin over the `LOADED` locals after the results').
+    loads: u64,
     /// Emitting a [`Gen::straight_edge`]: everything is staged, nothing is marked.
     straight: bool,
 }
 
 /// What the cache was before a branch: its entries and how many locals had been handed out.
-struct Snapshot(Vec<(u32, u32)>, u64);
+struct Snapshot(Vec<(u32, u32)>, u64, u64);
 
 impl<'p> Gen<'p> {
     fn new(
@@ -532,6 +645,7 @@ impl<'p> Gen<'p> {
             caching: false,
             cache: Vec::new(),
             handed: 0,
+            loads: 0,
             straight: false,
         }
     }
@@ -546,16 +660,36 @@ impl<'p> Gen<'p> {
         local
     }
 
+    /// A local for a word just loaded (evicting what it held).
+    fn hand_out_load(&mut self) -> u32 {
+        let local = CACHE0 + CACHED + (self.loads % u64::from(LOADED)) as u32;
+        self.loads += 1;
+        self.cache.retain(|&(_, l)| l != local);
+        local
+    }
+
+    /// Forgets what the locals say of arena word `w` (it is being written).
+    fn forget(&mut self, w: u32) {
+        self.cache.retain(|&(x, _)| x != w);
+    }
+
     fn snapshot(&self) -> Snapshot {
-        Snapshot(self.cache.clone(), self.handed)
+        Snapshot(self.cache.clone(), self.handed, self.loads)
     }
 
     /// The cache as it was at `snap`, less the locals handed out since (on the branch just
     /// emitted they may hold something else).
     fn restore(&mut self, snap: &Snapshot) {
         let (from, to, n) = (snap.1, self.handed, u64::from(CACHED));
-        let clobbered =
-            |l: u32| to - from >= n || (from..to).any(|c| c % n == u64::from(l - CACHE0));
+        let (lfrom, lto, ln) = (snap.2, self.loads, u64::from(LOADED));
+        let clobbered = |l: u32| {
+            if l < CACHE0 + CACHED {
+                to - from >= n || (from..to).any(|c| c % n == u64::from(l - CACHE0))
+            } else {
+                let k = u64::from(l - CACHE0 - CACHED);
+                lto - lfrom >= ln || (lfrom..lto).any(|c| c % ln == k)
+            }
+        };
         self.cache = snap
             .0
             .iter()
@@ -594,6 +728,16 @@ impl<'p> Gen<'p> {
         if let Some(&(_, local)) = self.cache.iter().find(|&&(w, _)| w == off) {
             return self.get(local);
         }
+        if let Some(&Some(v)) = self.plan.constant.get(off as usize) {
+            return self.c(v);
+        }
+        if self.caching {
+            let local = self.hand_out_load();
+            self.load_at(u64::from(off) * 8)
+                .i(Instruction::LocalTee(local));
+            self.cache.push((off, local));
+            return self;
+        }
         self.load_at(u64::from(off) * 8)
     }
 
@@ -607,7 +751,12 @@ impl<'p> Gen<'p> {
     /// Pushes an operand's value (its low `width` bits).
     fn read(&mut self, op: &Operand) -> &mut Self {
         self.word(op.off);
-        if self.plan.exact_width.get(op.sig as usize) == Some(&Some(op.width)) {
+        if self
+            .plan
+            .exact_width
+            .get(op.sig as usize)
+            .is_some_and(|w| w.is_some_and(|w| w <= op.width))
+        {
             return self;
         }
         self.and_mask(op.width)
@@ -641,6 +790,17 @@ impl<'p> Gen<'p> {
 
     fn not(&mut self) -> &mut Self {
         self.c(u64::MAX).i(Instruction::I64Xor)
+    }
+
+    /// Pushes (i32) whether an operand is non-zero: a one-bit operand (read as 0 or 1) is
+    /// only wrapped.
+    fn truth(&mut self, op: &Operand) -> &mut Self {
+        self.read(op);
+        if op.width == 1 {
+            self.i(Instruction::I32WrapI64)
+        } else {
+            self.nonzero()
+        }
     }
 
     /// i64 → i32: is it non-zero?
@@ -811,6 +971,8 @@ impl<'p> Gen<'p> {
         if self.plan.adaptive {
             let (mode, window) = (self.mode(), self.window());
             self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
+            let span = self.span();
+            self.c(FULL_CYCLES as u64 / 2).set(span);
             self.store_at(self.plan.counter, |g| {
                 g.c(0);
             });
@@ -920,6 +1082,11 @@ impl<'p> Gen<'p> {
         self.mode() + 2 + self.plan.chunk_words() as u32
     }
 
+    /// `run`'s local holding the length of the next untracked window (adaptive).
+    fn span(&self) -> u32 {
+        self.left() + 1
+    }
+
     /// Chunk `c` was staged at this edge.
     fn set_staged(&mut self, c: u64) {
         let (_, bit) = self.plan.chunk_bit(c);
@@ -969,13 +1136,29 @@ impl<'p> Gen<'p> {
         self.all_flags_up();
         self.c(0).set(mode).c(PROBE_CYCLES as u64).set(window);
         self.i(Instruction::Else);
-        // mode = counter >= busy; window = mode ? FULL : PROBE
+        // mode = counter >= busy; span = mode ? min(2 span, MAX) : FULL / 2;
+        // window = mode ? span : PROBE
+        let span = self.span();
         self.load_at(self.plan.counter)
             .c(busy)
             .i(Instruction::I64GeU)
             .i(Instruction::I64ExtendI32U)
             .set(mode)
-            .c(FULL_CYCLES as u64)
+            .get(span)
+            .c(1)
+            .i(Instruction::I64Shl)
+            .i(Instruction::LocalTee(T1))
+            .c(FULL_CYCLES_MAX as u64)
+            .get(T1)
+            .c(FULL_CYCLES_MAX as u64)
+            .i(Instruction::I64LtU)
+            .i(Instruction::Select)
+            .c(FULL_CYCLES as u64 / 2)
+            .get(mode)
+            .nonzero()
+            .i(Instruction::Select)
+            .set(span)
+            .get(span)
             .c(PROBE_CYCLES as u64)
             .get(mode)
             .nonzero()
@@ -1111,7 +1294,9 @@ impl<'p> Gen<'p> {
             return;
         }
         self.value(inst);
-        self.and_mask(inst.y.width);
+        if !self.fits(inst) {
+            self.and_mask(inst.y.width);
+        }
         self.update(
             u64::from(inst.y.off) * 8,
             inst.y.sig,
@@ -1137,15 +1322,24 @@ impl<'p> Gen<'p> {
         if self.cones.branches(i) {
             match inst.kind {
                 Kind::Mux => self.mux_cones(i),
-                _ => self.pmux_cones(i),
+                Kind::Pmux => self.pmux_cones(i),
+                _ => self.reduce_gather(i),
             }
         } else {
             self.value(inst);
         }
-        self.and_mask(inst.y.width);
+        if !self.fits(inst) {
+            self.and_mask(inst.y.width);
+        }
         // (A zero-width result may share its word with another signal: never kept.)
+        self.forget(inst.y.off);
         if self.caching && inst.y.width > 0 {
             let local = self.hand_out();
+            if self.plan.local_only[i] {
+                self.set(local);
+                self.cache.push((inst.y.off, local));
+                return;
+            }
             self.update_in(
                 u64::from(inst.y.off) * 8,
                 inst.y.sig,
@@ -1164,11 +1358,49 @@ impl<'p> Gen<'p> {
         );
     }
 
+    /// Whether the value [`Gen::value`] (or the cone code) pushes for `inst` is known to have
+    /// no bits above its width, so that storing it needs no mask.
+    fn fits(&self, inst: &Inst) -> bool {
+        let y = inst.y.width;
+        if y == 0 || y > 64 {
+            return false;
+        }
+        let within = |op: &Operand| op.width <= y;
+        match inst.kind {
+            Kind::Un(op) => !matches!(op, UnOp::Not | UnOp::Pos | UnOp::Neg),
+            Kind::Bin(op) => match op {
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::LogicAnd
+                | BinOp::LogicOr => true,
+                BinOp::And | BinOp::Or | BinOp::Xor => {
+                    !(inst.shape.a_signed && inst.shape.b_signed)
+                        && within(&inst.a)
+                        && within(&inst.b)
+                }
+                _ => false,
+            },
+            Kind::Mux => within(&inst.a) && within(&inst.b),
+            Kind::Pmux => within(&inst.a),
+            Kind::Bmux => true,
+            Kind::Gather(g) => {
+                let g = &self.p.gathers[g as usize];
+                g.constant.first().is_none_or(|&c| c & !mask(y) == 0)
+                    && g.segments.iter().all(|s| s.dst_bit + s.len <= y)
+            }
+            _ => false,
+        }
+    }
+
     /// Pushes `$mux` `i`'s (unmasked) result, computing each input's cone only when selected.
     fn mux_cones(&mut self, i: usize) {
         let (p, cones) = (self.p, self.cones);
         let inst = &p.insts[i];
-        self.read(&inst.s).nonzero();
+        self.truth(&inst.s);
         let snap = self.snapshot();
         self.if_else(
             |g| {
@@ -1225,6 +1457,69 @@ impl<'p> Gen<'p> {
         self.restore(&snap);
     }
 
+    /// Pushes reduction `i`'s result from the parts of the gather it absorbed (see
+    /// [`super::cones::reduces`]): or-ed unshifted for `|` and `!`; for `&`, every part all
+    /// ones (one-bit parts: and-ed) and every bit no part covers a constant one.
+    fn reduce_gather(&mut self, i: usize) {
+        let p = self.p;
+        let inst = &p.insts[i];
+        let gi = self.cones.absorbed[&(i as u32)];
+        let Kind::Gather(g) = p.insts[gi as usize].kind else {
+            unreachable!("only gathers are absorbed")
+        };
+        let g = &p.gathers[g as usize];
+        let w = inst.a.width;
+        let constant = g.constant.first().copied().unwrap_or(0) & mask(w);
+        let Kind::Un(op) = inst.kind else {
+            unreachable!("only reductions absorb gathers besides `$pmux`")
+        };
+        if op == UnOp::ReduceAnd {
+            let covered = g
+                .segments
+                .iter()
+                .fold(0u64, |m, s| m | mask(s.len) << s.dst_bit);
+            if (covered | constant) & mask(w) != mask(w) {
+                // A bit that no part covers is a constant zero.
+                self.c(0);
+                return;
+            }
+            if g.segments.iter().all(|s| s.len == 1) {
+                self.c(1);
+                for s in &g.segments {
+                    self.extract(s.src_off, s.src_bit, 1).i(Instruction::I64And);
+                }
+                return;
+            }
+            self.c(0);
+            for s in &g.segments {
+                self.extract(s.src_off, s.src_bit, s.len)
+                    .c(mask(s.len))
+                    .i(Instruction::I64Xor)
+                    .i(Instruction::I64Or);
+            }
+            self.i(Instruction::I64Eqz).i(Instruction::I64ExtendI32U);
+            return;
+        }
+        self.c(constant);
+        for s in &g.segments {
+            self.extract(s.src_off, s.src_bit, s.len)
+                .i(Instruction::I64Or);
+        }
+        if constant <= 1 && g.segments.iter().all(|s| s.len == 1) {
+            // Bits or-ed unshifted: already 0 or 1.
+            if op == UnOp::LogicNot {
+                self.c(1).i(Instruction::I64Xor);
+            }
+            return;
+        }
+        if op == UnOp::LogicNot {
+            self.i(Instruction::I64Eqz);
+        } else {
+            self.nonzero();
+        }
+        self.i(Instruction::I64ExtendI32U);
+    }
+
     /// Pushes case `k` of `$pmux` `i`: bits `k * W ..` of its `b`.
     fn case_part(&mut self, i: usize, k: u32) {
         let p = self.p;
@@ -1270,6 +1565,7 @@ impl<'p> Gen<'p> {
     fn wide_gather(&mut self, y_off: u32, g: usize) {
         let g = &self.p.gathers[g];
         for (k, &c) in g.constant.iter().enumerate() {
+            self.forget(y_off + k as u32);
             self.store_at(u64::from(y_off + k as u32) * 8, |e| {
                 e.c(c);
             });
@@ -1277,7 +1573,9 @@ impl<'p> Gen<'p> {
         for s in &g.segments {
             let w = y_off + s.dst_bit / 64;
             self.store_at(u64::from(w) * 8, |e| {
-                e.word(w).extract(s.src_off, s.src_bit, s.len);
+                // Its own word, as far as assembled: from memory, never from a local.
+                e.load_at(u64::from(w) * 8)
+                    .extract(s.src_off, s.src_bit, s.len);
                 if s.dst_bit % 64 > 0 {
                     e.c(u64::from(s.dst_bit % 64)).i(Instruction::I64Shl);
                 }
@@ -1303,6 +1601,11 @@ impl<'p> Gen<'p> {
                     .i(Instruction::I64Shl)
                     .i(Instruction::I64Or);
             }
+        }
+        // A part that reaches the top of an exact one-word signal has nothing above it.
+        let top = self.plan.word_exact.get(w as usize).copied().flatten();
+        if top.is_some_and(|e| e <= sh + len) && sh + len <= 64 {
+            return self;
         }
         self.and_mask(len)
     }
@@ -1359,8 +1662,8 @@ impl<'p> Gen<'p> {
             Kind::Un(op) => self.un(inst, op),
             Kind::Bin(op) => self.bin(inst, op),
             Kind::Mux => {
-                self.read(&inst.b).read(&inst.a).read(&inst.s);
-                self.nonzero().i(Instruction::Select);
+                self.read(&inst.b).read(&inst.a).truth(&inst.s);
+                self.i(Instruction::Select);
             }
             Kind::Bwmux => {
                 self.read(&inst.a)
@@ -1410,10 +1713,25 @@ impl<'p> Gen<'p> {
             Kind::Gather(g) => {
                 let g = &self.p.gathers[g as usize];
                 self.c(g.constant[0]);
+                // Copies of one part (`{32{x}}`, byte enables spread to bytes) are one product:
+                // the part times the sum of its destinations' bits, which do not overlap.
+                let mut parts: Vec<((u32, u32, u32), u64)> = Vec::new();
                 for s in &g.segments {
-                    self.extract(s.src_off, s.src_bit, s.len);
-                    if s.dst_bit > 0 {
-                        self.c(u64::from(s.dst_bit)).i(Instruction::I64Shl);
+                    let key = (s.src_off, s.src_bit, s.len);
+                    let bit = 1u64 << s.dst_bit;
+                    match parts.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, m)) => *m |= bit,
+                        None => parts.push((key, bit)),
+                    }
+                }
+                for ((off, bit, len), m) in parts {
+                    self.extract(off, bit, len);
+                    if m.is_power_of_two() {
+                        if m > 1 {
+                            self.c(u64::from(m.trailing_zeros())).i(Instruction::I64Shl);
+                        }
+                    } else {
+                        self.c(m).i(Instruction::I64Mul);
                     }
                     self.i(Instruction::I64Or);
                 }
@@ -1504,6 +1822,8 @@ impl<'p> Gen<'p> {
             UnOp::ReduceAnd if aw == 0 => {
                 self.i(Instruction::Drop).c(1);
             }
+            // A one-bit operand (read as 0 or 1) is its own reduction.
+            UnOp::ReduceAnd | UnOp::ReduceOr | UnOp::ReduceBool | UnOp::ReduceXor if aw == 1 => {}
             UnOp::ReduceAnd => {
                 self.c(mask(aw))
                     .i(Instruction::I64Eq)
@@ -1517,6 +1837,9 @@ impl<'p> Gen<'p> {
                 if op == UnOp::ReduceXnor {
                     self.c(1).i(Instruction::I64Xor);
                 }
+            }
+            UnOp::LogicNot if aw == 1 => {
+                self.c(1).i(Instruction::I64Xor);
             }
             UnOp::LogicNot => {
                 self.i(Instruction::I64Eqz).i(Instruction::I64ExtendI32U);
@@ -1562,6 +1885,15 @@ impl<'p> Gen<'p> {
             return;
         }
         match op {
+            BinOp::LogicAnd | BinOp::LogicOr if aw == 1 && inst.b.width == 1 => {
+                // Two bits (read as 0 or 1): the bitwise operator.
+                self.read(&inst.a).read(&inst.b);
+                if op == BinOp::LogicAnd {
+                    self.i(Instruction::I64And);
+                } else {
+                    self.i(Instruction::I64Or);
+                }
+            }
             BinOp::LogicAnd | BinOp::LogicOr => {
                 self.read(&inst.a).nonzero().read(&inst.b).nonzero();
                 if op == BinOp::LogicAnd {
@@ -1865,19 +2197,67 @@ impl<'p> Gen<'p> {
 
     /// An edge that stages everything and applies it without comparing or marking (no
     /// tracking, or adaptive tracking while untracked: whatever runs next computes everything).
+    ///
+    /// A register whose next value reads no state this edge changes (but its own) is not
+    /// staged: it is computed straight into its state after the write ports (which read the
+    /// old states), saving a store and a load of its staging word.
     fn straight_edge(&mut self, posedge: bool) {
-        let p = self.p;
+        let (p, plan) = (self.p, self.plan);
         let chunks = self.edge_chunks(posedge);
-        for &c in &chunks {
-            self.stage_chunk(c);
+        let reg_chunks = plan.chunks[0].len() + plan.chunks[1].len();
+        let regs: Vec<usize> = chunks
+            .iter()
+            .filter(|&&c| (c as usize) < reg_chunks)
+            .flat_map(|&c| {
+                plan.chunks
+                    .iter()
+                    .flatten()
+                    .nth(c as usize)
+                    .expect("a chunk")
+            })
+            .copied()
+            .collect();
+        let reads: Vec<usize> = chunks
+            .iter()
+            .filter(|&&c| (c as usize) >= reg_chunks)
+            .map(|&c| c as usize - reg_chunks)
+            .collect();
+        let state_words = |op: &Operand| op.off..op.off + op.words().max(1) as u32;
+        let written: std::collections::HashSet<u32> = regs
+            .iter()
+            .map(|&r| p.regs[r].state)
+            .chain(reads.iter().map(|&k| p.reads[k].state))
+            .flat_map(|op| state_words(&op))
+            .collect();
+        let (direct, staged): (Vec<usize>, Vec<usize>) = regs.iter().partition(|&&r| {
+            let own = state_words(&p.regs[r].state);
+            self.reg_inputs(r)
+                .iter()
+                .all(|w| own.contains(w) || !written.contains(w))
+        });
+        for &r in &staged {
+            self.stage_reg(r);
+        }
+        for &k in &reads {
+            self.stage_read(k);
         }
         self.straight = true;
         for k in (0..p.writes.len()).filter(|&k| p.writes[k].posedge == posedge) {
             self.write_port(k);
         }
         self.straight = false;
-        for &c in &chunks {
-            self.apply_chunk(c, false);
+        for &r in &direct {
+            let state = p.regs[r].state;
+            self.store_at(u64::from(state.off) * 8, |g| g.next_reg(r));
+        }
+        for &r in &staged {
+            let state = p.regs[r].state;
+            self.store_at(u64::from(state.off) * 8, |g| {
+                g.load_at(plan.stage_slot(r));
+            });
+        }
+        for &k in &reads {
+            self.apply_chunk(self.read_chunk(k), false);
         }
     }
 
@@ -1988,9 +2368,31 @@ impl<'p> Gen<'p> {
 
     /// Stages register `r`'s next value (the interpreter's `next_narrow`).
     fn stage_reg(&mut self, r: usize) {
-        let reg = &self.p.regs[r];
         let slot = self.plan.stage_slot(r);
-        self.store_at(slot, |g| {
+        self.store_at(slot, |g| g.next_reg(r));
+    }
+
+    /// The arena words register `r`'s next value reads.
+    fn reg_inputs(&self, r: usize) -> Vec<u32> {
+        let reg = &self.p.regs[r];
+        let mut ops = vec![reg.d, reg.state];
+        ops.extend(reg.en.map(|c| c.sig));
+        for (c, v) in [reg.srst, reg.arst, reg.aload].into_iter().flatten() {
+            ops.push(c.sig);
+            ops.push(v);
+        }
+        ops.extend(reg.set.map(|x| x.0));
+        ops.extend(reg.clr.map(|x| x.0));
+        ops.iter()
+            .flat_map(|o| o.off..o.off + o.words().max(1) as u32)
+            .collect()
+    }
+
+    /// Pushes register `r`'s next value (the interpreter's `next_narrow`).
+    fn next_reg(&mut self, r: usize) {
+        let reg = &self.p.regs[r];
+        {
+            let g = self;
             g.read(&reg.d);
             if let Some(c) = &reg.en {
                 g.set(T1)
@@ -2010,8 +2412,20 @@ impl<'p> Gen<'p> {
                 });
             }
             g.overrides(r);
-            g.and_mask(reg.state.width);
-        });
+            // Each value it may take is read within its own width (per-bit set and clear may
+            // set any bit).
+            let w = reg.state.width;
+            let fits = reg.d.width <= w
+                && [reg.srst, reg.arst, reg.aload]
+                    .iter()
+                    .flatten()
+                    .all(|(_, v)| v.width <= w)
+                && reg.set.is_none()
+                && reg.clr.is_none();
+            if !fits {
+                g.and_mask(w);
+            }
+        }
     }
 
     /// Stages synchronous read port `k`: `en ? mem[addr] : state`, then the reset when active

@@ -27,8 +27,9 @@ pub(crate) enum Ctx {
     /// Inside arm `arm` of multiplexer `mux` (a `$mux`: 0 is `a`, 1 is `b`; a `$pmux`: 0 is
     /// the default `a`, `k + 1` is case `k`), when that arm is selected.
     Arm { mux: u32, arm: u32 },
-    /// A gather that only assembles a `$pmux`'s cases: never evaluated as such (the `$pmux`
-    /// reads each case from its sources), only by the fixup.
+    /// A gather that only assembles a `$pmux`'s cases, or only feeds a reduction (`|{a, b}`,
+    /// `&{…}`, `!{…}`): never evaluated as such (the `$pmux` reads each case from its sources,
+    /// the reduction reduces the sources' parts), only by the fixup.
     Absorbed { pmux: u32 },
 }
 
@@ -37,7 +38,8 @@ pub(crate) struct Cones {
     pub ctx: Vec<Ctx>,
     /// Members of each arm, in evaluation order.
     pub arms: HashMap<(u32, u32), Vec<u32>>,
-    /// Per `$pmux`: the gather of its cases it reads directly, if absorbed.
+    /// Per `$pmux` (or reduction): the gather of its cases (its operand) it reads directly,
+    /// if absorbed.
     pub absorbed: HashMap<u32, u32>,
     /// Per instruction: the top-level instruction whose code contains it (itself at the top).
     pub unit: Vec<u32>,
@@ -114,6 +116,16 @@ impl Cones {
                     absorbed.insert(r, c as u32);
                     continue;
                 }
+            }
+            // A gather of at most 64 bits reduced whole, read by nothing else: absorbed.
+            if let Kind::Gather(_) = p.insts[c].kind
+                && let [r] = *rs
+                && reduces(p, r as usize, c)
+            {
+                ctx[c] = Ctx::Absorbed { pmux: r };
+                depth[c] = depth[r as usize];
+                absorbed.insert(r, c as u32);
+                continue;
             }
             let parent = |x: Ctx, depth: &[u32], ctx: &[Ctx]| match x {
                 Ctx::Arm { mux, .. } => (ctx[mux as usize], depth[mux as usize]),
@@ -198,6 +210,20 @@ impl Cones {
     }
 }
 
+/// Whether instruction `r` is a reduction of the whole of gather `c` (of at most 64 bits), which
+/// can then reduce the gather's parts where they are instead.
+pub(crate) fn reduces(p: &Program, r: usize, c: usize) -> bool {
+    use crate::ops::UnOp;
+    let (ri, ci) = (&p.insts[r], &p.insts[c]);
+    matches!(
+        ri.kind,
+        Kind::Un(UnOp::ReduceOr | UnOp::ReduceBool | UnOp::ReduceAnd | UnOp::LogicNot)
+    ) && ri.a.sig == ci.y.sig
+        && ri.a.off == ci.y.off
+        && ri.a.width == ci.y.width
+        && (1..=64).contains(&ci.y.width)
+}
+
 /// The context from which reader `r` needs instruction `c`'s result: the arm it reads it
 /// through, when `r` is a multiplexer reading it through one data input only; else `r`'s own.
 fn slot(p: &Program, ctx: &[Ctx], r: usize, c: usize, pmux_ok: bool) -> Ctx {
@@ -221,6 +247,10 @@ fn slot(p: &Program, ctx: &[Ctx], r: usize, c: usize, pmux_ok: bool) -> Ctx {
         }
         Kind::Gather(g) => {
             if let Ctx::Absorbed { pmux } = ctx[r] {
+                if p.insts[pmux as usize].kind != Kind::Pmux {
+                    // Absorbed by a reduction: read where the reduction is.
+                    return ctx[pmux as usize];
+                }
                 // The cases of the `$pmux` that take bits of `c`.
                 let pm = &p.insts[pmux as usize];
                 let w = pm.y.width.max(1);

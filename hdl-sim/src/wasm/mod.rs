@@ -158,7 +158,7 @@ pub fn module_with(sim: &Simulator, options: &Options) -> Result<WasmModule, Uns
         tracking: options.tracking,
         cones: options.cones,
     };
-    codegen::generate(program, arena.len(), &opts)
+    codegen::generate(program, arena, &opts)
 }
 
 /// The first `8 * arena_words + memories` bytes of `mem` for `sim`'s current state: what a
