@@ -3,13 +3,13 @@
 //! model's logit.
 //!
 //! Its input is the *patch*: the step masks (which of the 8 steps each point has left) of the
-//! 5 × 5 points centred on the ball, turned so that the goal attacked is always up. The same
+//! 7 × 7 points centred on the ball, turned so that the goal attacked is always up. The same
 //! input means the same on every field size, so one network serves 2x2 and 254x254 alike. A
-//! hidden layer of [`HIDDEN`] rectified units reads the patch's 200 bits and the bounded
+//! hidden layer of [`HIDDEN`] rectified units reads the patch's 392 bits and the bounded
 //! scalar features ([`scalars`]); its output adds to the logistic model's logit.
 //!
 //! The search evaluates every leaf, so the bits of each patch point are summed in advance for
-//! every one of its 256 masks ([`Net::from_params`]): a leaf costs 25 table rows and 16 scalar rows
+//! every one of its 256 masks ([`Net::from_params`]): a leaf costs 49 table rows and 16 scalar rows
 //! added into 16 units, a few hundred additions that vectorise.
 
 use crate::soccer::game::Game;
@@ -18,7 +18,7 @@ use crate::soccer::types::{Point, Side};
 use super::eval::FEATURES;
 
 /// The patch's half-width: points up to this many steps from the ball in x and y.
-pub const RADIUS: i16 = 2;
+pub const RADIUS: i16 = 3;
 /// Points in a row of the patch.
 pub const SIDE: usize = (2 * RADIUS + 1) as usize;
 /// Points in the patch.
