@@ -387,7 +387,8 @@ impl Plan {
         let fixup = root.len() < n;
         let local_only = local_only(p, cones, &root);
         let mut exact_width = vec![None; p.inst_fanout_start.len().saturating_sub(1)];
-        let whole = p
+        // Every signal the design writes: results, register and read-port states, inputs.
+        let written = p
             .insts
             .iter()
             .map(|i| i.y)
@@ -398,7 +399,7 @@ impl Plan {
         // to have no bits above it (several signals on one word: unknown).
         let mut word_exact: Vec<Option<u32>> = vec![None; arena_words];
         let mut shared = vec![false; arena_words];
-        for op in whole {
+        for op in written.clone() {
             if let Some(w) = exact_width.get_mut(op.sig as usize) {
                 *w = Some(op.width);
             }
@@ -417,13 +418,6 @@ impl Plan {
         }
         // The words nothing writes: constants (and unused words).
         let mut constant: Vec<Option<u64>> = arena.iter().copied().map(Some).collect();
-        let written = p
-            .insts
-            .iter()
-            .map(|i| i.y)
-            .chain(p.regs.iter().map(|r| r.state))
-            .chain(p.reads.iter().map(|r| r.state))
-            .chain(p.inputs.iter().map(|i| i.1));
         for op in written {
             let end = (op.off as usize + op.words().max(1)).min(arena_words);
             for c in constant.iter_mut().take(end).skip(op.off as usize) {
