@@ -209,16 +209,23 @@ const E2E_POSITIONS: &str = include_str!("../../e2e/tests/engine-speed-fixtures/
 const E2E_LEVEL: u8 = 4;
 const E2E_SEED: u64 = 7;
 
+/// The e2e's positions (one record a line, `#` comments), each with its game.
+fn e2e_positions() -> impl Iterator<Item = (&'static str, Game)> {
+    E2E_POSITIONS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e}"));
+            (line, game)
+        })
+}
+
 /// `--e2e-json`: the release build's side of the e2e figure, one JSON object a position (the
 /// fastest of three searches), for `e2e/tests/engine_speed.test.mjs` to print beside the
 /// soccer worker's in the same run.
 fn e2e_json() {
-    for line in E2E_POSITIONS
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e}"));
+    for (line, game) in e2e_positions() {
         let mut fastest = f64::INFINITY;
         let mut found = None;
         for _ in 0..3 {
@@ -248,9 +255,7 @@ fn wasm_comparison() {
         "level 4, seed 7, on the e2e's positions", "depth", "nodes", "ms", "nodes/s"
     );
     let (mut nodes, mut secs) = (0u64, 0.0);
-    for line in E2E_POSITIONS.lines().filter(|l| !l.starts_with('#')) {
-        let record = Record::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let game = record.replay().unwrap_or_else(|e| panic!("{line}: {e}"));
+    for (line, game) in e2e_positions() {
         let start = Instant::now();
         let analysis = Engine::new(E2E_LEVEL, E2E_SEED)
             .analyse(&game)

@@ -61,17 +61,16 @@ pub fn patch(game: &Game) -> [u8; POINTS] {
     // turned half round.
     let turn = game.to_move() == Side::Red;
     let ball = game.ball();
-    let side = SIDE;
     let mut out = [0u8; POINTS];
     for (r, dy) in (-RADIUS..=RADIUS).enumerate() {
-        let row = &mut out[r * side..][..side];
+        let row = &mut out[r * SIDE..][..SIDE];
         // Red's row r is the field's row −dy, read west to east from x + R down to x − R.
         let y = if turn { ball.y - dy } else { ball.y + dy };
         let west = Point {
             x: ball.x - RADIUS,
             y,
         };
-        match game.step_mask_row(west, side) {
+        match game.step_mask_row(west, SIDE) {
             Some(masks) if turn => {
                 for (o, m) in row.iter_mut().zip(masks.iter().rev()) {
                     // A half turn maps each step d to d + 4.
@@ -98,11 +97,10 @@ pub fn patch(game: &Game) -> [u8; POINTS] {
 /// `patch` mirrored left ↔ right: the patch of the mirrored position (for the trainer, which
 /// learns from both).
 pub fn mirror(patch: &[u8; POINTS]) -> [u8; POINTS] {
-    let side = SIDE;
     let mut out = [0u8; POINTS];
-    for row in 0..side {
-        for col in 0..side {
-            out[row * side + col] = LEFT_RIGHT[usize::from(patch[row * side + side - 1 - col])];
+    for row in 0..SIDE {
+        for col in 0..SIDE {
+            out[row * SIDE + col] = LEFT_RIGHT[usize::from(patch[row * SIDE + SIDE - 1 - col])];
         }
     }
     out

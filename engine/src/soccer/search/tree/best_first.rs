@@ -7,15 +7,15 @@
 //! lists that position's distinct outcomes ([`super::Search::outcomes`]), scores each by the
 //! opponent's best reply to it (its outcomes by the static evaluation, with a cut-off against
 //! the best so far, as alpha-beta's horizon does), and backs the best value up the path as a
-//! minimax value. The tree thus
-//! grows deep along the lines both sides believe best, and wide only where the values are
-//! close; alpha-beta instead spends the same steps on every turn to a uniform depth.
+//! minimax value. The tree thus grows deep along the lines both sides believe best, and wide
+//! only where the values are close; alpha-beta instead spends the same steps on every turn to
+//! a uniform depth.
 //!
 //! * Values are relative to their position: a win this turn is `WIN`, a win `k` turns later
 //!   `WIN - k` (the faster win and the slower loss are preferred), as the table stores them.
-//! * An outcome after which the opponent can score at once is a proven loss. A position is *solved* when its best outcome is a solved win or all its
-//!   outcomes are solved; solved outcomes are not walked into again, so the budget goes to
-//!   what is still open.
+//! * An outcome after which the opponent can score at once is a proven loss. A position is
+//!   *solved* when its best outcome is a solved win or all its outcomes are solved; solved
+//!   outcomes are not walked into again, so the budget goes to what is still open.
 //! * Positions are kept by Zobrist hash, so a position reached by two turn orders is expanded
 //!   once (the game only ever adds lines: the positions form a graph without cycles).
 //! * The limits are the search's own (steps, clock): an expansion cut short is thrown away and
