@@ -43,7 +43,7 @@ test('a league of three engine levels runs to the CLI standings', { timeout: 180
   });
 });
 
-const RELOAD = { players: ['engine:0', 'engine:3', 'engine:4'], sizes: ['8x10'], turnMs: 20000, seed: 3 };
+const RELOAD = { players: ['engine:0', 'engine:4', 'engine:5'], sizes: ['8x10'], turnMs: 20000, seed: 3 };
 
 test('a reload mid-league resumes and completes with the same standings', { timeout: 400_000 }, async () => {
   const cli = cliLeague(RELOAD);
@@ -146,9 +146,9 @@ test('a board on a serial port plays its games one at a time', { timeout: 300_00
 // reload comes during the engines' first games (the schedule's first pair), so no board is
 // powering up then, and the design's games are all played after it, from the kept file.
 const NETLIST = new URL('../../hdl/netlist/de2_115_top.json', import.meta.url).pathname;
-// Levels 4 and 3 (200 K and 30 K steps a turn) make the engines' games long enough that the
+// Levels 5 and 4 (120 K and 5 K steps a turn) make the engines' games long enough that the
 // reload lands inside the second one, not while the next game's workers are starting.
-const DESIGN = { players: ['engine:4', 'engine:3', `sim:${NETLIST}`], sizes: ['6x6'], turnMs: 2000, seed: 8 };
+const DESIGN = { players: ['engine:5', 'engine:4', `sim:${NETLIST}`], sizes: ['6x6'], turnMs: 2000, seed: 8 };
 
 test('an uploaded netlist plays as the CLI\'s sim:NETLIST, and a reload keeps it', { timeout: 600_000 }, async () => {
   const cli = cliLeague(DESIGN);
@@ -165,7 +165,7 @@ test('an uploaded netlist plays as the CLI\'s sim:NETLIST, and a reload keeps it
     assert.ok(kept >= 1 && kept < 6, `the league was still running at the reload (${kept})`);
     assert.deepEqual(
       await page.$$eval('[data-testid="league-player"]', (rows) => rows.map((r) => r.dataset.name)),
-      ['engine:4', 'engine:3', 'de2_115_top'],
+      ['engine:5', 'engine:4', 'de2_115_top'],
     );
     await page.waitForSelector('[data-testid="league-status"][data-state="done"]', { timeout: 500_000 });
     await assertSameAsCli(page, cli);

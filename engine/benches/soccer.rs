@@ -141,7 +141,7 @@ fn main() {
         rate / base
     );
 
-    for level in 1..=4u8 {
+    for level in 1..=5u8 {
         search_row(&format!("search nodes, level {level}"), &games, base, |g| {
             Engine::new(level, 7).analyse(g).map(|a| (a.nodes, a.depth))
         });
@@ -149,7 +149,7 @@ fn main() {
 
     // The same search with the logistic model alone (no network over the lines around the
     // ball): what the network costs a node.
-    for level in 3..=4u8 {
+    for level in 4..=5u8 {
         search_row(
             &format!("search nodes, level {level}, logistic"),
             &games,
@@ -206,7 +206,7 @@ const E2E_POSITIONS: &str = include_str!("../../e2e/tests/engine-speed-fixtures/
 
 /// The page's suggestion level (`SUGGEST_LEVEL` in `app/src/pages/soccer.rs`) and the seed the
 /// e2e file types into the page.
-const E2E_LEVEL: u8 = 4;
+const E2E_LEVEL: u8 = 5;
 const E2E_SEED: u64 = 7;
 
 /// The e2e's positions (one record a line, `#` comments), each with its game.

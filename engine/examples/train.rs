@@ -12,11 +12,11 @@
 //! fitted on top of them (its output starts at zero, so training starts from the evaluation in
 //! use), by Adam over `--epochs` passes, each sample also seen mirrored left to right.
 //! `--save FILE` writes the network's parameters (one a line) and `--net-from FILE` starts from
-//! such a file. `--threads N` plays the games on N threads (each game has its own seed: the
+//! such a file (`in-use`: the network the engine plays with). `--threads N` plays the games on N threads (each game has its own seed: the
 //! samples are the same whatever N).
 //!
-//! Each round plays `--games` games of the engine against itself at `--level` (a node budget:
-//! the same games for the same seed on any machine), with the weights of the round before (the
+//! Each round plays `--games` games of the engine against itself at `--steps` nodes a turn
+//! (default 5,000: the same games for the same seed on any machine), with the weights of the round before (the
 //! first round starts from `--from`: `in-use`, the weights the engine plays with, `handmade`, or a file of
 //! `name weight` lines as this program prints them), over the
 //! field sizes of `--sizes` in turn, each game opened by 0 to 3 random turns so the positions
@@ -25,11 +25,11 @@
 //! win. A logistic regression (Newton's method, a small
 //! L2 penalty) fits the weights; one game in five is held out to report the log-loss (against
 //! the results). With `--search-share S` the target is a blend: S of the value a search at
-//! `--search-level` gives the position (its proofs exact, its estimates by the round's
+//! `--search-steps` (default 30,000) gives the position (its proofs exact, its estimates by the round's
 //! weights), 1 − S of the result — a search's value is far less noisy than a result decided
 //! dozens of turns later.
 //! `--check G` then plays G games per size of the new weights against the starting ones (or
-//! `--against W`) at `--check-level` (default 4), colours and starters balanced, and prints the win rate with a 95 %
+//! `--against W`) at `--check-steps` a turn (default 200,000), colours and starters balanced, and prints the win rate with a 95 %
 //! interval. `--write` replaces the weights file.
 
 use engine::rng::SplitMix64;
@@ -45,20 +45,22 @@ use engine::soccer::types::Side;
 struct Options {
     games: usize,
     rounds: usize,
-    level: u8,
+    /// The node budget of the self-play games' engines.
+    steps: u64,
     seed: u64,
     sizes: Vec<(u8, u8)>,
     from: Weights,
     /// What the check plays against (by default the starting weights).
     against: Option<Weights>,
     check: usize,
-    check_level: u8,
+    /// The node budget of both engines in the check's games.
+    check_steps: u64,
     write: bool,
     l2: f64,
     /// The share of the search's value in the target (the rest is the game's result).
     search_share: f64,
-    /// The level of the search that values each sample.
-    search_level: u8,
+    /// The node budget of the search that values each sample.
+    search_steps: u64,
     /// Fit a network on top of the logistic weights instead of the weights.
     net: bool,
     net_from: Option<Arc<Net>>,
@@ -72,17 +74,17 @@ fn parse() -> Result<Options, String> {
     let mut o = Options {
         games: 2000,
         rounds: 1,
-        level: 2,
+        steps: 5_000,
         seed: 1,
         sizes: vec![(8, 10), (10, 8), (6, 8), (12, 16)],
         from: Weights::in_use(),
         against: None,
         check: 0,
-        check_level: 4,
+        check_steps: 200_000,
         write: false,
         l2: 1e-3,
         search_share: 0.0,
-        search_level: 3,
+        search_steps: 30_000,
         net: false,
         net_from: None,
         save: None,
@@ -97,7 +99,7 @@ fn parse() -> Result<Options, String> {
         match arg.as_str() {
             "--games" => o.games = number("--games", value("--games")?)? as usize,
             "--rounds" => o.rounds = number("--rounds", value("--rounds")?)? as usize,
-            "--level" => o.level = number("--level", value("--level")?)?.min(6) as u8,
+            "--steps" => o.steps = number("--steps", value("--steps")?)?,
             "--seed" => o.seed = number("--seed", value("--seed")?)?,
             "--check" => o.check = number("--check", value("--check")?)? as usize,
             "--l2" => o.l2 = value("--l2")?.parse().map_err(|e| format!("--l2: {e}"))?,
@@ -118,14 +120,12 @@ fn parse() -> Result<Options, String> {
                     .map_err(|e| format!("--search-share: {e}"))?
                     .clamp(0.0, 1.0)
             }
-            "--search-level" => {
-                o.search_level = number("--search-level", value("--search-level")?)?.min(6) as u8
+            "--search-steps" => {
+                o.search_steps = number("--search-steps", value("--search-steps")?)?
             }
             "--from" => o.from = weights(&value("--from")?)?,
             "--against" => o.against = Some(weights(&value("--against")?)?),
-            "--check-level" => {
-                o.check_level = number("--check-level", value("--check-level")?)?.min(6) as u8
-            }
+            "--check-steps" => o.check_steps = number("--check-steps", value("--check-steps")?)?,
             "--sizes" => {
                 o.sizes = value("--sizes")?
                     .split(',')
@@ -183,6 +183,12 @@ fn weights(name: &str) -> Result<Weights, String> {
 
 /// A network from a file as `--save` writes it.
 fn load_net(path: &str) -> Result<Net, String> {
+    if path == "in-use" {
+        return Model::in_use()
+            .net
+            .map(|net| (*net).clone())
+            .ok_or_else(|| "in-use: the engine plays without a network".to_owned());
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     Net::from_text(&text).map_err(|e| format!("{path}: {e}"))
 }
@@ -277,10 +283,10 @@ fn one_game(o: &Options, model: &Model, round_seed: u64, g: usize) -> Vec<Sample
     };
     let game = opening(field, starter, &mut rng);
     let mut engines = [rng.next_u64(), rng.next_u64()]
-        .map(|seed| Engine::new(o.level, seed).with_model(model.clone()));
+        .map(|seed| Engine::with_budget(o.steps, seed).with_model(model.clone()));
     let [red, blue] = &mut engines;
     let mut positions = Vec::new();
-    let mut judge = Engine::new(o.search_level, rng.next_u64()).with_model(model.clone());
+    let mut judge = Engine::with_budget(o.search_steps, rng.next_u64()).with_model(model.clone());
     let share = o.search_share;
     // About 80 samples a game whatever the field's size, so long games on big fields do not
     // outweigh the rest (and are not all searched by the judge).
@@ -415,12 +421,12 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
     x
 }
 
-/// Wins of `new` over `old` in `games` games on `field` at `level`, colours and starters
+/// Wins of `new` over `old` in `games` games on `field` at `steps` a turn, colours and starters
 /// balanced (each pair of seeds is played with both colours and both starters), on `threads`
 /// threads.
 fn check(
     field: Field,
-    level: u8,
+    steps: u64,
     (new, old): (&Model, &Model),
     games: usize,
     seed: u64,
@@ -435,8 +441,8 @@ fn check(
             Side::Blue
         };
         let new_is_red = (g / 2).is_multiple_of(2);
-        let mut a = Engine::new(level, pair.0).with_model(new.clone());
-        let mut b = Engine::new(level, pair.1).with_model(old.clone());
+        let mut a = Engine::with_budget(steps, pair.0).with_model(new.clone());
+        let mut b = Engine::with_budget(steps, pair.1).with_model(old.clone());
         let game = Game::new(field, starter);
         let winner = if new_is_red {
             play(game, &mut a, &mut b, |_| {})
@@ -622,10 +628,10 @@ fn main() {
         let after = model_loss(&model, &held, true);
         let after_target = model_loss(&model, &held, false);
         let line = format!(
-            "round {}: {} games at level {}, {} samples ({} held out); held-out log-loss against the results {:.4} → {:.4} nats, against the targets {:.4} → {:.4}",
+            "round {}: {} games at {} steps a turn, {} samples ({} held out); held-out log-loss against the results {:.4} → {:.4} nats, against the targets {:.4} → {:.4}",
             round + 1,
             o.games,
-            o.level,
+            o.steps,
             train.len(),
             held.len(),
             before,
@@ -652,15 +658,15 @@ fn main() {
         for &(w, l) in &o.sizes {
             let field = Field::new(w, l).expect("checked sizes");
             let pair = (&model, &against);
-            let wins = check(field, o.check_level, pair, o.check, o.seed, o.threads);
+            let wins = check(field, o.check_steps, pair, o.check, o.seed, o.threads);
             let line = format!(
-                "check {w}x{l}: the new evaluation vs {} at level {}: {}",
+                "check {w}x{l}: the new evaluation vs {} at {} steps a turn: {}",
                 if o.against.is_some() {
                     "the given weights"
                 } else {
                     "the starting one"
                 },
-                o.check_level,
+                o.check_steps,
                 rate(wins, o.check)
             );
             println!("{line}");

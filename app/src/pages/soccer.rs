@@ -34,7 +34,7 @@ use crate::workers::soccer::Answer;
 /// How often clocks and animations advance.
 const TICK_MS: u32 = 40;
 /// The engine level of the "suggest a turn" button.
-const SUGGEST_LEVEL: u8 = 4;
+const SUGGEST_LEVEL: u8 = 5;
 
 pub enum Msg {
     Edit(Edit),

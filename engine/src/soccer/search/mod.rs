@@ -46,12 +46,13 @@ const PROVEN: i32 = WIN - 100_000;
 const INF: i32 = i32::MAX;
 
 /// The node budget of each level (index = level), in deterministic play. Level 1 sees one turn
-/// ahead (the best outcome of its own turn by the evaluation); above it each level has six to
-/// eight times the budget of the one below, which measured 200–300 Elo a step on 8×10 (README:
-/// the Elo ladder). Level 5's budget is about an eighth of what the timed top level searches in
-/// its 650 ms natively; level 6's is for deterministic play only (the top level is timed).
-const BUDGETS: [u64; MAX_LEVEL as usize + 1] =
-    [0, 40, 5_000, 30_000, 200_000, 1_200_000, 6_000_000];
+/// ahead (the best outcome of its own turn by the evaluation). The Elo a doubling of the budget
+/// buys falls with depth (about +140 below 500 steps, +50 above 3 K on 8×10), so the budgets
+/// grow fourfold at the bottom and twenty-fourfold at the top, which measured 190–360 Elo a
+/// level (README: the Elo ladder). Level 5's budget is about a twentieth of what the timed top
+/// level searches in its 650 ms natively; level 6's is for deterministic play only (the top
+/// level is timed).
+const BUDGETS: [u64; MAX_LEVEL as usize + 1] = [0, 40, 150, 600, 5_000, 120_000, 6_000_000];
 
 /// The time per turn of each level in timed play, milliseconds (level 6 is the contest's
 /// 1000 ms turn minus [`safety_margin_ms`]).
@@ -192,7 +193,8 @@ pub struct Engine {
 
 impl Engine {
     /// An engine of `level` (0 = random legal turns, 1..=[`MAX_LEVEL`] = search with a node
-    /// budget growing about tenfold per level; higher values are clamped). Deterministic.
+    /// budget growing four- to twenty-fourfold per level; higher values are clamped).
+    /// Deterministic.
     pub fn new(level: u8, seed: u64) -> Engine {
         let level = level.min(MAX_LEVEL);
         Engine {

@@ -117,8 +117,9 @@ fn level_millis_leave_a_margin_of_the_turn() {
 fn level_labels_say_what_each_level_does() {
     assert_eq!(level_label(0), "0 · random (weakest)");
     assert_eq!(level_label(1), "1 · 40 steps a turn");
-    assert_eq!(level_label(2), "2 · 5k steps a turn");
-    assert_eq!(level_label(5), "5 · 1.2M steps a turn");
+    assert_eq!(level_label(2), "2 · 150 steps a turn");
+    assert_eq!(level_label(4), "4 · 5k steps a turn");
+    assert_eq!(level_label(5), "5 · 120k steps a turn");
     assert_eq!(level_label(6), "6 · 650 ms a turn (strongest)");
     assert_eq!(level_label(200), level_label(MAX_LEVEL));
 }
