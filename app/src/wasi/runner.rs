@@ -227,6 +227,9 @@ pub fn run_pilot(spec: PilotSpec, on_event: Callback<PilotEvent>) -> PilotHandle
 /// Starting `wasi_worker.js` and talking to it.
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod spawn {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
     use js_sys::Array;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
@@ -239,18 +242,60 @@ pub(crate) mod spawn {
     /// runs would be an error), the worker until [`Spawned::terminate`].
     pub struct Spawned {
         worker: Worker,
-        _listener: Closure<dyn FnMut(MessageEvent)>,
+        life: Rc<Life>,
+        listener: Option<Closure<dyn FnMut(MessageEvent)>>,
+    }
+
+    /// Where a worker is in its life. A worker stopped while it still loads its script would
+    /// abort that download (a failed request in the page, and a half-fetched script in the
+    /// cache), which happens whenever a game ends before a bot's worker is up — a bot that
+    /// faults at once, say. So a stop asked for before [`Report::Ready`] is carried out when
+    /// the worker reports ready, or fails.
+    #[derive(Default)]
+    struct Life {
+        loaded: Cell<bool>,
+        stop_when_loaded: Cell<bool>,
+        stopped: Cell<bool>,
+    }
+
+    impl Life {
+        fn stop(&self, worker: &Worker) {
+            if self.loaded.get() {
+                self.stopped.set(true);
+                worker.terminate();
+            } else {
+                self.stop_when_loaded.set(true);
+            }
+        }
+
+        /// The worker is up (or will never be): carries out a stop asked for meanwhile.
+        /// Whether the worker is stopped.
+        fn up(&self, worker: &Worker) -> bool {
+            self.loaded.set(true);
+            if self.stop_when_loaded.get() && !self.stopped.get() {
+                self.stopped.set(true);
+                worker.terminate();
+            }
+            self.stopped.get()
+        }
     }
 
     impl Spawned {
         pub fn terminate(&self) {
-            self.worker.terminate();
+            self.life.stop(&self.worker);
         }
     }
 
     impl Drop for Spawned {
         fn drop(&mut self) {
-            self.worker.terminate();
+            self.life.stop(&self.worker);
+            if !self.life.loaded.get() {
+                // The listener must outlive this to hear the worker come up and stop it:
+                // a few bytes kept for each worker dropped while loading.
+                if let Some(listener) = self.listener.take() {
+                    listener.forget();
+                }
+            }
         }
     }
 
@@ -286,6 +331,8 @@ pub(crate) mod spawn {
         let mut pending = Some(message);
         let sender = worker.clone();
         let hear = on_report.clone();
+        let life = Rc::new(Life::default());
+        let listening = life.clone();
         let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(report) = event
                 .data()
@@ -294,10 +341,13 @@ pub(crate) mod spawn {
             else {
                 return;
             };
-            if report == Report::Ready
-                && let Some(message) = pending.take()
-            {
-                let _ = sender.post_message(&message);
+            if report == Report::Ready {
+                if listening.up(&sender) {
+                    return;
+                }
+                if let Some(message) = pending.take() {
+                    let _ = sender.post_message(&message);
+                }
             }
             if let Ok(mut hear) = hear.try_borrow_mut() {
                 hear(report);
@@ -305,8 +355,13 @@ pub(crate) mod spawn {
         });
         worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
         // A worker that cannot load (or whose host code fails) would otherwise never answer.
+        let failing = life.clone();
+        let failed = worker.clone();
         let onerror =
             Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                if failing.up(&failed) {
+                    return;
+                }
                 if let Ok(mut hear) = on_report.try_borrow_mut() {
                     hear(Report::Refused(format!(
                         "the worker failed: {}",
@@ -318,7 +373,8 @@ pub(crate) mod spawn {
         onerror.forget();
         Ok(Spawned {
             worker,
-            _listener: listener,
+            life,
+            listener: Some(listener),
         })
     }
 }
