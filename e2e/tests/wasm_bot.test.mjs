@@ -70,3 +70,33 @@ test('the random bot answers a scripted referee in its worker, the same for the 
     const again = await play(page, 7, [opening]);
     assert.deepEqual(again.answers, first.answers, 'random_get is seeded');
   }));
+
+// A bot stopped while its worker still loads (a game that ends before the bot is up: the other
+// side faulted, say) must not abort the worker's download — a failed request, which `withPage`
+// counts as a problem — and must never start: the worker is stopped once it is up, before it is
+// given the bot. The worker's script is held back here so that the stop always comes first.
+test('a bot stopped while its worker loads never starts, and no download is aborted', () =>
+  browser.withPage({ route: '#/' }, async (page) => {
+    let held = 0;
+    await page.route('**/wasi_worker.js', async (route) => {
+      held += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
+    const module = [...readFileSync(BOT)];
+    const heard = await page.evaluate(async (module) => {
+      const events = [];
+      const bot = new window.wasmBindings.WasmBotProbe(
+        'random-bot.wasm',
+        new Uint8Array(module),
+        1,
+        (kind) => events.push(kind),
+      );
+      bot.kill();
+      bot.free();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      return events;
+    }, module);
+    assert.equal(held, 1, 'the worker lived to ask for its script (a stop waits until it is up)');
+    assert.deepEqual(heard, [], 'a bot stopped before it was up must not start');
+  }));
