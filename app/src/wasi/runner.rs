@@ -251,32 +251,45 @@ pub(crate) mod spawn {
     /// cache), which happens whenever a game ends before a bot's worker is up — a bot that
     /// faults at once, say. So a stop asked for before [`Report::Ready`] is carried out when
     /// the worker reports ready, or fails.
-    #[derive(Default)]
-    struct Life {
-        loaded: Cell<bool>,
-        stop_when_loaded: Cell<bool>,
-        stopped: Cell<bool>,
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Phase {
+        Loading,
+        /// Still loading, and to be stopped once up.
+        LoadingThenStop,
+        Up,
+        Stopped,
     }
+
+    struct Life(Cell<Phase>);
 
     impl Life {
         fn stop(&self, worker: &Worker) {
-            if self.loaded.get() {
-                self.stopped.set(true);
-                worker.terminate();
-            } else {
-                self.stop_when_loaded.set(true);
+            match self.0.get() {
+                Phase::Loading => self.0.set(Phase::LoadingThenStop),
+                Phase::Up => {
+                    self.0.set(Phase::Stopped);
+                    worker.terminate();
+                }
+                Phase::LoadingThenStop | Phase::Stopped => {}
             }
         }
 
         /// The worker is up (or will never be): carries out a stop asked for meanwhile.
         /// Whether the worker is stopped.
         fn up(&self, worker: &Worker) -> bool {
-            self.loaded.set(true);
-            if self.stop_when_loaded.get() && !self.stopped.get() {
-                self.stopped.set(true);
-                worker.terminate();
+            match self.0.get() {
+                Phase::Loading => self.0.set(Phase::Up),
+                Phase::LoadingThenStop => {
+                    self.0.set(Phase::Stopped);
+                    worker.terminate();
+                }
+                Phase::Up | Phase::Stopped => {}
             }
-            self.stopped.get()
+            self.0.get() == Phase::Stopped
+        }
+
+        fn loading(&self) -> bool {
+            matches!(self.0.get(), Phase::Loading | Phase::LoadingThenStop)
         }
     }
 
@@ -289,7 +302,7 @@ pub(crate) mod spawn {
     impl Drop for Spawned {
         fn drop(&mut self) {
             self.life.stop(&self.worker);
-            if !self.life.loaded.get() {
+            if self.life.loading() {
                 // The listener must outlive this to hear the worker come up and stop it:
                 // a few bytes kept for each worker dropped while loading.
                 if let Some(listener) = self.listener.take() {
@@ -331,7 +344,7 @@ pub(crate) mod spawn {
         let mut pending = Some(message);
         let sender = worker.clone();
         let hear = on_report.clone();
-        let life = Rc::new(Life::default());
+        let life = Rc::new(Life(Cell::new(Phase::Loading)));
         let listening = life.clone();
         let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(report) = event
