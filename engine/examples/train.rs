@@ -8,29 +8,28 @@
 //! cargo run --release -p engine --example train -- --net --games 3000 --threads 2 --check 100
 //! ```
 //!
-//! With `--net` the logistic weights stay as they start and a network (`search::net`) is
-//! fitted on top of them (its output starts at zero, so training starts from the evaluation in
-//! use), by Adam over `--epochs` passes, each sample also seen mirrored left to right.
-//! `--save FILE` writes the network's parameters (one a line) and `--net-from FILE` starts from
-//! such a file (`in-use`: the network the engine plays with). `--threads N` plays the games on N threads (each game has its own seed: the
-//! samples are the same whatever N).
+//! With `--net` the logistic weights stay as they start and a network (`search::net`) is fitted on
+//! top of them (its output starts at zero, so training starts from the evaluation in use), by Adam
+//! over `--epochs` passes, each sample also seen mirrored left to right. `--save FILE` writes the
+//! network's parameters (one a line) and `--net-from FILE` starts from such a file (`in-use`: the
+//! network the engine plays with). `--threads N` plays the games on N threads (each game has its
+//! own seed: the samples are the same whatever N).
 //!
-//! Each round plays `--games` games of the engine against itself at `--steps` nodes a turn
-//! (default 5,000: the same games for the same seed on any machine), with the weights of the round before (the
-//! first round starts from `--from`: `in-use`, the weights the engine plays with, `handmade`, or a file of
-//! `name weight` lines as this program prints them), over the
-//! field sizes of `--sizes` in turn, each game opened by 0 to 3 random turns so the positions
-//! vary. Positions where a turn starts are the samples (about 80 a game, drawn at random on
-//! big fields): their features (`eval::features`) and whether the player to move went on to
-//! win. A logistic regression (Newton's method, a small
-//! L2 penalty) fits the weights; one game in five is held out to report the log-loss (against
-//! the results). With `--search-share S` the target is a blend: S of the value a search at
-//! `--search-steps` (default 30,000) gives the position (its proofs exact, its estimates by the round's
-//! weights), 1 − S of the result — a search's value is far less noisy than a result decided
-//! dozens of turns later.
-//! `--check G` then plays G games per size of the new weights against the starting ones (or
-//! `--against W`) at `--check-steps` a turn (default 200,000), colours and starters balanced, and prints the win rate with a 95 %
-//! interval. `--write` replaces the weights file.
+//! Each round plays `--games` games of the engine against itself at `--steps` nodes a turn (default
+//! 5,000: the same games for the same seed on any machine), with the weights of the round before
+//! (the first round starts from `--from`: `in-use`, the weights the engine plays with, `handmade`,
+//! or a file of `name weight` lines as this program prints them), over the field sizes of `--sizes`
+//! in turn, each game opened by 0 to 3 random turns so the positions vary. Positions where a turn
+//! starts are the samples (about 80 a game, drawn at random on big fields): their features
+//! (`eval::features`) and whether the player to move went on to win. A logistic regression
+//! (Newton's method, a small L2 penalty) fits the weights; one game in five is held out to report
+//! the log-loss (against the results). With `--search-share S` the target is a blend: S of the
+//! value a search at `--search-steps` (default 30,000) gives the position (its proofs exact, its
+//! estimates by the round's weights), 1 − S of the result — a search's value is far less noisy than
+//! a result decided dozens of turns later. `--check G` then plays G games per size of the new
+//! weights against the starting ones (or `--against W`) at `--check-steps` a turn (default
+//! 200,000), colours and starters balanced, and prints the win rate with a 95 % interval. `--write`
+//! replaces the weights file.
 
 use engine::rng::SplitMix64;
 use engine::soccer::field::Field;
